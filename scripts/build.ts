@@ -1,0 +1,39 @@
+// `npm run build`: validate the content, pre-render datasets, feeds and pages with Astro into
+// DIST_DIR/client, then write the manifest the server serves them from.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'astro';
+import { createBuildSite, provideBuildSite } from '../src/build/site.ts';
+import { writeManifest } from '../src/build/manifest.ts';
+import { ConfigError, parseConfig } from '../src/config.ts';
+import { ContentError, loadContent } from '../src/content/load-content.ts';
+import { contentLastModified } from '../src/content/last-modified.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+async function main(): Promise<void> {
+  const config = parseConfig();
+  const started = performance.now();
+  const content = await loadContent({ contentDir: config.CONTENT_DIR, siteUrl: config.SITE_URL });
+  for (const skipped of content.skipped) console.log(`skipped ${skipped.file}: ${skipped.reason}`);
+  provideBuildSite(createBuildSite(config.SITE_URL, content));
+
+  const distDir = path.resolve(config.DIST_DIR);
+  await rm(distDir, { recursive: true, force: true });
+  await build({ root, logLevel: 'warn' });
+  const manifest = await writeManifest(distDir, await contentLastModified(config.CONTENT_DIR));
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `built ${content.reviews.length} reviews (${content.skipped.length} skipped), ${Object.keys(manifest.files).length} files into ${distDir} in ${seconds}s`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ContentError || error instanceof ConfigError) {
+    console.error(`Build stopped. ${error.message}`);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+// The loaded content and rendered files that the Astro pages read at build time. `scripts/build.ts`
+// validates the content first and hands it over here, so a 100k-review build parses it once; a
+// plain `astro build` (or `astro dev`) loads it on first use instead.
+import { loadContent, type SiteContent } from '../content/load-content.ts';
+import { renderPublishedFiles, type PublishedFiles } from '../core/publish.ts';
+
+export interface BuildSite {
+  siteUrl: string;
+  content: SiteContent;
+  files: PublishedFiles;
+}
+
+const HANDOFF = Symbol.for('reviews-service.build-site');
+type Handoff = { [HANDOFF]?: Promise<BuildSite> };
+
+export function createBuildSite(siteUrl: string, content: SiteContent): BuildSite {
+  const { business, reviews, editorial } = content;
+  return {
+    siteUrl,
+    content,
+    files: renderPublishedFiles({ siteUrl, business, reviews, editorial }),
+  };
+}
+
+/** Called by the build script before `astro build`, so the pages reuse the validated content. */
+export function provideBuildSite(site: BuildSite): void {
+  (globalThis as Handoff)[HANDOFF] = Promise.resolve(site);
+}
+
+export function getBuildSite(options: { siteUrl: string; contentDir: string }): Promise<BuildSite> {
+  const holder = globalThis as Handoff;
+  holder[HANDOFF] ??= loadContent({
+    contentDir: options.contentDir,
+    siteUrl: options.siteUrl,
+  }).then((content) => createBuildSite(options.siteUrl, content));
+  return holder[HANDOFF];
+}

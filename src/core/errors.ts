@@ -1,0 +1,58 @@
+// The typed errors core code throws. Each host maps them once: HTTP to a 400 body, MCP to a tool
+// error, the build to a message naming the file and field.
+import { z } from 'zod';
+
+export interface Issue {
+  path: (string | number)[];
+  code: string;
+  message: string;
+}
+
+export class ValidationError extends Error {
+  readonly issues: Issue[];
+
+  constructor(message: string, issues: Issue[]) {
+    super(message);
+    this.name = 'ValidationError';
+    this.issues = issues;
+  }
+
+  static fromZod(message: string, error: z.ZodError): ValidationError {
+    return new ValidationError(message, toIssues(error));
+  }
+}
+
+/** zod issues reduced to the wire shape `{path, code, message}`. */
+export function toIssues(error: z.ZodError): Issue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
+    code: issue.code,
+    message: issue.message,
+  }));
+}
+
+/** "rating: Too big: expected number to be <=5; limit: ..." for one-line messages. */
+export function describeIssues(issues: readonly Issue[]): string {
+  return issues
+    .map((issue) =>
+      issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+    )
+    .join('; ');
+}
+
+/** Body of every error response (DECISIONS §4). */
+export const ErrorBodySchema = z
+  .object({
+    error: z
+      .string()
+      .meta({ description: 'machine-readable error kind, e.g. invalid_request, not_found' }),
+    message: z.string(),
+    issues: z.array(
+      z.object({
+        path: z.array(z.union([z.string(), z.number()])),
+        code: z.string(),
+        message: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'Error' });

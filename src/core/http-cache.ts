@@ -1,0 +1,47 @@
+// Validators and conditional-request rules (RFC 9110 §8.8 and §13), shared by the static files,
+// search, since and anything else the Node server answers with a body.
+import { createHash } from 'node:crypto';
+
+/** Strong ETag from the body bytes: same bytes, same ETag, on every build and instance. */
+export function computeEtag(body: string | Uint8Array): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/** RFC 9110 §8.8.3.2 weak comparison: opaque tags equal, W/ prefixes ignored. */
+function weakEquals(a: string, b: string): boolean {
+  const strip = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
+  return strip(a) === strip(b);
+}
+
+/** Entity tags of an If-None-Match value: `*`, or a comma list of (possibly weak) quoted tags. */
+function parseEtagList(header: string): string[] | '*' {
+  if (header.trim() === '*') return '*';
+  return header.match(/(?:W\/)?"[^"]*"/g) ?? [];
+}
+
+export interface ConditionalRequest {
+  ifNoneMatch?: string | undefined;
+  ifModifiedSince?: string | undefined;
+}
+
+/**
+ * True when a GET/HEAD may answer 304 (RFC 9110 §13.1.2, §13.1.3, §13.2.2): If-None-Match decides
+ * when present (and If-Modified-Since is then ignored); otherwise If-Modified-Since compares at
+ * one-second resolution. An unparseable date is ignored, as §13.1.3 requires.
+ */
+export function isNotModified(
+  request: ConditionalRequest,
+  etag: string,
+  lastModified?: Date,
+): boolean {
+  if (request.ifNoneMatch !== undefined) {
+    const tags = parseEtagList(request.ifNoneMatch);
+    return tags === '*' || tags.some((tag) => weakEquals(tag, etag));
+  }
+  if (request.ifModifiedSince !== undefined && lastModified !== undefined) {
+    const since = Date.parse(request.ifModifiedSince);
+    if (Number.isNaN(since)) return false;
+    return Math.floor(lastModified.getTime() / 1000) <= Math.floor(since / 1000);
+  }
+  return false;
+}

@@ -1,0 +1,42 @@
+// Renders every published text file of the site (datasets, feeds, API description, agent guide)
+// from validated content. Pure: the same content and SITE_URL give the same bytes.
+import { buildReviewsDataset } from './datasets.ts';
+import { renderAtomFeed, renderJsonFeed } from './feeds.ts';
+import { buildInsights } from './insights/dataset.ts';
+import type { InsightsEditorial } from './insights/editorial.ts';
+import { renderLlmsTxt } from './llms-txt.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import type { Business, Review } from './review.ts';
+import { PATHS } from './site.ts';
+
+export interface PublishInput {
+  siteUrl: string;
+  business: Business;
+  /** Published reviews, newest first. */
+  reviews: readonly Review[];
+  editorial: InsightsEditorial;
+}
+
+/** Body text of each pre-rendered file, keyed by its URL path. */
+export type PublishedFiles = Record<(typeof PUBLISHED_PATHS)[number], string>;
+
+export const PUBLISHED_PATHS = [
+  PATHS.reviews,
+  PATHS.insights,
+  PATHS.jsonFeed,
+  PATHS.atomFeed,
+  PATHS.openapi,
+  PATHS.llms,
+] as const;
+
+export function renderPublishedFiles(input: PublishInput): PublishedFiles {
+  const { siteUrl, business, reviews, editorial } = input;
+  return {
+    [PATHS.reviews]: JSON.stringify(buildReviewsDataset(business, reviews)),
+    [PATHS.insights]: JSON.stringify(buildInsights(business, reviews, editorial)),
+    [PATHS.jsonFeed]: renderJsonFeed({ siteUrl, business, reviews }),
+    [PATHS.atomFeed]: renderAtomFeed({ siteUrl, business, reviews }),
+    [PATHS.openapi]: JSON.stringify(buildOpenApiDocument({ siteUrl, business }), null, 2),
+    [PATHS.llms]: renderLlmsTxt({ siteUrl, business, reviewCount: reviews.length }),
+  };
+}

@@ -1,0 +1,81 @@
+// Paths, content types and headers every host agrees on: the datasets, the three WebSub topics
+// (spec §6) and the hub. The build, the Node server, netlify.toml's test and the hub read these.
+
+export const PATHS = {
+  reviews: '/reviews.json',
+  insights: '/insights.json',
+  jsonFeed: '/api/feed.json',
+  atomFeed: '/feed.xml',
+  openapi: '/openapi.json',
+  llms: '/llms.txt',
+  search: '/api/reviews/search',
+  since: '/api/reviews/since',
+  mcp: '/mcp',
+  hub: '/api/websub/hub',
+} as const;
+
+export const CONTENT_TYPES = {
+  json: 'application/json; charset=utf-8',
+  atom: 'application/atom+xml; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+} as const;
+
+/** The WebSub topics (spec §6), each with the Content-Type its GET and its notifications use. */
+export const TOPIC_PATHS = [PATHS.atomFeed, PATHS.jsonFeed, PATHS.reviews] as const;
+export type TopicPath = (typeof TOPIC_PATHS)[number];
+
+/** DECISIONS §5: datasets and feeds. */
+export const DATASET_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
+
+/** `{base_url}` without a trailing slash, so `${base}${path}` is always one slash. */
+export function normalizeBaseUrl(siteUrl: string): string {
+  return siteUrl.replace(/\/+$/, '');
+}
+
+export function absoluteUrl(siteUrl: string, path: string): string {
+  return `${normalizeBaseUrl(siteUrl)}${path}`;
+}
+
+/** Spec §6.3 / DECISIONS §5: one Link header, hub first, quoted rels. */
+export function topicLinkHeader(siteUrl: string, topicPath: TopicPath): string {
+  return `<${absoluteUrl(siteUrl, PATHS.hub)}>; rel="hub", <${absoluteUrl(siteUrl, topicPath)}>; rel="self"`;
+}
+
+export function isTopicPath(path: string): path is TopicPath {
+  return (TOPIC_PATHS as readonly string[]).includes(path);
+}
+
+export function reviewPagePath(id: string): string {
+  return `/reviews/${id}/`;
+}
+
+const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
+  '.json': CONTENT_TYPES.json,
+  '.xml': CONTENT_TYPES.atom,
+  '.html': CONTENT_TYPES.html,
+  '.txt': CONTENT_TYPES.text,
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
+  '.woff2': 'font/woff2',
+};
+
+/** Exact Content-Type of a published file, from its extension. */
+export function contentTypeForPath(filePath: string): string {
+  const dot = filePath.lastIndexOf('.');
+  return (
+    (dot >= 0 && CONTENT_TYPE_BY_EXTENSION[filePath.slice(dot).toLowerCase()]) ||
+    'application/octet-stream'
+  );
+}
+
+/** Fingerprinted build assets never change under one URL; everything else is revalidated. */
+export function cacheControlForPath(urlPath: string): string {
+  return urlPath.startsWith('/_astro/')
+    ? 'public, max-age=31536000, immutable'
+    : DATASET_CACHE_CONTROL;
+}

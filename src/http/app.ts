@@ -1,0 +1,96 @@
+// The Express adapter: composes CORS, the body limit, the read API, the static site, Astro's
+// handler for anything not pre-rendered, and the JSON 404/405/413 answers. Called by src/server.ts
+// and the integration tests; reads no environment.
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
+import { ValidationError } from '../core/errors.ts';
+import { PATHS } from '../core/site.ts';
+import type { PublishedSite } from './published-site.ts';
+import { CORS_HEADERS, sendError, sendMethodNotAllowed } from './respond.ts';
+import { createReviewsApi } from './routes/reviews-api.ts';
+import { READ_METHODS, createStaticFiles } from './routes/static-files.ts';
+
+/** Largest request body any endpoint accepts (MCP and hub requests are small forms or JSON-RPC). */
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
+
+const PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
+  'Access-Control-Allow-Headers':
+    'Content-Type, Accept, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
+  'Access-Control-Max-Age': '86400',
+};
+
+export interface AppOptions {
+  site: PublishedSite;
+  siteUrl: string;
+  /** Astro's middleware-mode handler (dist/server/entry.mjs), for routes that are not pre-rendered. */
+  astroHandler?: RequestHandler | undefined;
+}
+
+function readOnly(handler: (req: Request, res: Response) => void): RequestHandler {
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendMethodNotAllowed(res, READ_METHODS);
+    handler(req, res);
+  };
+}
+
+export function createApp({ site, siteUrl, astroHandler }: AppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use((req, res, next) => {
+    res.set(CORS_HEADERS);
+    if (req.method === 'OPTIONS') {
+      res.set(PREFLIGHT_HEADERS).status(204).end();
+      return;
+    }
+    const length = Number(req.get('content-length') ?? 0);
+    if (length > MAX_REQUEST_BODY_BYTES) {
+      res.set('Connection', 'close');
+      return sendError(
+        res,
+        413,
+        'payload_too_large',
+        `request bodies are limited to ${MAX_REQUEST_BODY_BYTES} bytes`,
+      );
+    }
+    next();
+  });
+
+  const api = createReviewsApi(site);
+  app.all(PATHS.search, readOnly(api.search));
+  app.all(`${PATHS.since}/:date`, readOnly(api.since));
+  app.all('/api/{*rest}', (_req, res) =>
+    sendError(res, 404, 'not_found', 'no such API endpoint; see /openapi.json'),
+  );
+
+  app.use(createStaticFiles(site, siteUrl));
+  if (astroHandler) app.use(astroHandler);
+
+  app.use((req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendMethodNotAllowed(res, READ_METHODS);
+    sendError(res, 404, 'not_found', 'no such page or file; see /openapi.json for the endpoints');
+  });
+
+  // One catch-all: core's ValidationError is a 400; a client error from a parser keeps its status;
+  // anything else is logged and answered without detail.
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (error instanceof ValidationError) {
+      return sendError(res, 400, 'invalid_request', error.message, error.issues);
+    }
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return sendError(res, status, 'invalid_request', 'the request could not be read');
+    }
+    console.error(error);
+    sendError(res, 500, 'internal_error', 'the server could not answer this request');
+  });
+  return app;
+}

@@ -1,0 +1,51 @@
+// The built site as the server holds it: the manifest, the datasets and feeds in memory, and the
+// search index over the published reviews. Loaded once at start-up from DIST_DIR.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { readManifest, type Manifest } from '../build/manifest.ts';
+import { PUBLISHED_PATHS } from '../core/publish.ts';
+import type { ReviewsDataset } from '../core/review.ts';
+import { createReviewIndex, type ReviewIndex } from '../core/search.ts';
+import { PATHS } from '../core/site.ts';
+
+export interface StaticFile {
+  file: string;
+  etag: string;
+  size: number;
+  type: string;
+  /** Held in memory for the datasets and feeds; other files are read on demand. */
+  bytes?: Buffer;
+}
+
+export interface PublishedSite {
+  distDir: string;
+  clientDir: string;
+  lastModified: Date;
+  files: ReadonlyMap<string, StaticFile>;
+  index: ReviewIndex;
+  dataset: ReviewsDataset;
+}
+
+export async function loadPublishedSite(distDir: string): Promise<PublishedSite> {
+  const manifest: Manifest = await readManifest(distDir);
+  const clientDir = path.join(distDir, 'client');
+  const files = new Map<string, StaticFile>();
+  for (const [urlPath, entry] of Object.entries(manifest.files)) files.set(urlPath, { ...entry });
+  for (const urlPath of PUBLISHED_PATHS) {
+    const entry = files.get(urlPath);
+    if (!entry)
+      throw new Error(`${urlPath} is missing from ${distDir}: rebuild with \`npm run build\`.`);
+    entry.bytes = await readFile(path.join(clientDir, entry.file));
+  }
+  const dataset = JSON.parse(files.get(PATHS.reviews)!.bytes!.toString('utf8')) as ReviewsDataset;
+  if (dataset.schema_version !== '1.0.0')
+    throw new Error(`${distDir}: unsupported reviews.json schema_version`);
+  return {
+    distDir,
+    clientDir,
+    lastModified: new Date(manifest.last_modified),
+    files,
+    index: createReviewIndex(dataset.reviews, dataset.business),
+    dataset,
+  };
+}

@@ -1,0 +1,53 @@
+// The Node origin: reads the configuration, loads the built site from DIST_DIR, listens, and shuts
+// down cleanly on SIGINT/SIGTERM. The only file that reads the environment and listens.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RequestHandler } from 'express';
+import { ConfigError, parseConfig } from './config.ts';
+import { createApp } from './http/app.ts';
+import { loadPublishedSite } from './http/published-site.ts';
+
+async function loadAstroHandler(distDir: string): Promise<RequestHandler | undefined> {
+  const entry = path.join(distDir, 'server', 'entry.mjs');
+  if (!existsSync(entry)) return undefined;
+  const module = (await import(pathToFileURL(entry).href)) as { handler?: RequestHandler };
+  return module.handler;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const config = parseConfig();
+  const distDir = path.resolve(config.DIST_DIR);
+  const site = await loadPublishedSite(distDir);
+  const app = createApp({
+    site,
+    siteUrl: config.SITE_URL,
+    astroHandler: await loadAstroHandler(distDir),
+  });
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    const ms = Math.round(performance.now() - started);
+    console.log(
+      `reviews service: ${site.index.reviews.length} reviews on http://${config.HOST}:${port} (${config.SITE_URL}) in ${ms} ms`,
+    );
+  });
+  server.on('error', (error) => {
+    console.error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.message}`);
+    process.exit(1);
+  });
+  const stop = () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(
+    error instanceof ConfigError ? error.message : error instanceof Error ? error.message : error,
+  );
+  process.exit(1);
+});

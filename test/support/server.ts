@@ -1,0 +1,33 @@
+// Starts the real Express app over a built dist directory on port 0, for integration tests.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp } from '../../src/http/app.ts';
+import { loadPublishedSite, type PublishedSite } from '../../src/http/published-site.ts';
+import { FIXTURE_SITE_URL } from './build-site.ts';
+
+export interface RunningServer {
+  url: string;
+  site: PublishedSite;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  distDir: string,
+  siteUrl = FIXTURE_SITE_URL,
+): Promise<RunningServer> {
+  const site = await loadPublishedSite(distDir);
+  const app = createApp({ site, siteUrl });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    site,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

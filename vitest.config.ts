@@ -1,0 +1,30 @@
+// Test tiers: unit tests beside the code, integration tests against the real server on port 0,
+// and end-to-end tests that build fixture content and drive the built site (and Chromium).
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 240_000,
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
+          globalSetup: ['test/support/global-setup.ts'],
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
