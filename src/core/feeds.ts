@@ -101,8 +101,8 @@ export function renderJsonFeed(context: FeedContext): string {
 }
 
 // XML 1.0 §2.2: only #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
-// eslint-disable-next-line no-control-regex
 const XML_FORBIDDEN =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function stripXmlForbidden(value: string): string {

@@ -66,11 +66,10 @@ export function createApp({ site, siteUrl, astroHandler }: AppOptions): express.
   const api = createReviewsApi(site);
   app.all(PATHS.search, readOnly(api.search));
   app.all(`${PATHS.since}/:date`, readOnly(api.since));
+  app.use(createStaticFiles(site, siteUrl));
   app.all('/api/{*rest}', (_req, res) =>
     sendError(res, 404, 'not_found', 'no such API endpoint; see /openapi.json'),
   );
-
-  app.use(createStaticFiles(site, siteUrl));
   if (astroHandler) app.use(astroHandler);
 
   app.use((req, res) => {
@@ -87,7 +86,8 @@ export function createApp({ site, siteUrl, astroHandler }: AppOptions): express.
     }
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendError(res, status, 'invalid_request', 'the request could not be read');
+      const message = 'the request could not be read (e.g. invalid percent-encoding in the URL)';
+      return sendError(res, status, 'invalid_request', message, [{ path: [], code: 'invalid_request', message }]);
     }
     console.error(error);
     sendError(res, 500, 'internal_error', 'the server could not answer this request');

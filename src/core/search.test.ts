@@ -1,0 +1,247 @@
+import { describe, expect, test } from 'vitest';
+import { ValidationError } from './errors.ts';
+import type { Business, Review } from './review.ts';
+import {
+  SEARCH_LIMIT_DEFAULT,
+  SEARCH_LIMIT_MAX,
+  SearchResultSchema,
+  createReviewIndex,
+  parseSearchParams,
+  parseSearchQuery,
+  type SearchInput,
+} from './search.ts';
+
+function makeBusiness(): Business {
+  return {
+    name: 'Test Roofing',
+    contact: {},
+    address: { street_address: '1 Main', locality: 'Town', region: 'CO', postal_code: '80000', country_code: 'US' },
+    timezone: 'America/Denver',
+    services: [
+      { id: 'roof-repair', name: 'Roof Repair' },
+      { id: 'gutters', name: 'Gutters' },
+      { id: 'skylights', name: 'Skylights' },
+    ],
+    technicians: [
+      { id: 'mike-alvarez', name: 'Mike Álvarez', aliases: ['Mikey', 'Big Mike'] },
+      { id: 'sam-lee', name: 'Sam Lee' },
+    ],
+    service_areas: [],
+  };
+}
+
+let counter = 0;
+function makeReview(overrides: Partial<Review> = {}): Review {
+  counter += 1;
+  const id = overrides.id ?? `review-${String(counter).padStart(4, '0')}`;
+  return {
+    id,
+    url: `https://reviews.test/reviews/${id}/`,
+    rating: 5,
+    date: '2024-01-01',
+    title: null,
+    text: 'Good work.',
+    language: 'en',
+    author: { name: 'A. B.', location: null },
+    verified: true,
+    verification: { method: 'job_record_match', verified_on: null },
+    source: { platform: 'google', url: null },
+    technicians: [],
+    service_ids: [],
+    service_area_id: null,
+    owner_reply: null,
+    updated: overrides.date ?? '2024-01-01',
+    ...overrides,
+  };
+}
+
+function search(reviews: Review[], input: SearchInput) {
+  return createReviewIndex(reviews, makeBusiness()).search(parseSearchParams(input));
+}
+const ids = (result: { reviews: Review[] }) => result.reviews.map((review) => review.id);
+
+function issuesOf(fn: () => unknown) {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ValidationError) return error.issues;
+    throw error;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+const query = (qs: string) => parseSearchQuery(new URLSearchParams(qs));
+
+describe('filters', () => {
+  const reviews = [
+    makeReview({ id: 'a', rating: 5, date: '2024-03-01', text: 'The leak is gone.', technicians: ['Mike Álvarez'], service_ids: ['roof-repair'] }),
+    makeReview({ id: 'b', rating: 4, date: '2024-02-01', text: 'New gutters, tidy crew.', technicians: ['Sam Lee'], service_ids: ['gutters'] }),
+    makeReview({ id: 'c', rating: 2, date: '2023-12-31', text: 'Leaking again after a week.', technicians: ['Mike Álvarez', 'Sam Lee'], service_ids: ['roof-repair', 'gutters'] }),
+    makeReview({ id: 'd', rating: 1, date: '2023-06-15', title: 'Never again', text: 'Nails everywhere.', technicians: [], service_ids: ['skylights'] }),
+    makeReview({ id: 'e', rating: 3, date: '2023-06-15', text: 'Crème brûlée CAFÉ roof.', technicians: ['Sam Lee'], service_ids: [] }),
+  ];
+
+  test('rating matches the exact star count', () => {
+    expect(ids(search(reviews, { rating: 4 }))).toEqual(['b']);
+  });
+  test('min_rating is inclusive and accepts decimals', () => {
+    expect(ids(search(reviews, { min_rating: 3 }))).toEqual(['a', 'b', 'e']);
+    expect(ids(search(reviews, { min_rating: 3.5 }))).toEqual(['a', 'b']);
+  });
+  test('rating below min_rating matches nothing', () => {
+    expect(search(reviews, { rating: 2, min_rating: 3 }).total).toBe(0);
+  });
+  test('since and until are inclusive', () => {
+    expect(ids(search(reviews, { since: '2023-12-31' }))).toEqual(['a', 'b', 'c']);
+    expect(ids(search(reviews, { until: '2023-12-31' }))).toEqual(['c', 'd', 'e']);
+    expect(ids(search(reviews, { since: '2023-06-15', until: '2023-06-15' }))).toEqual(['d', 'e']);
+    expect(ids(search(reviews, { since: '2025-01-01' }))).toEqual([]);
+  });
+  test('query is a case- and accent-insensitive substring of text and title', () => {
+    expect(ids(search(reviews, { query: 'LEAK' }))).toEqual(['a', 'c']);
+    expect(ids(search(reviews, { query: 'creme brulee cafe' }))).toEqual(['e']);
+    expect(ids(search(reviews, { query: 'Crème' }))).toEqual(['e']);
+    expect(ids(search(reviews, { query: 'never again' }))).toEqual(['d']);
+    expect(ids(search(reviews, { query: 'ti' }))).toEqual(['b']);
+    expect(ids(search(reviews, { query: 'zzz-not-there' }))).toEqual([]);
+  });
+  test('query needs the whole substring, not just its trigrams', () => {
+    expect(ids(search(reviews, { query: 'gone leak' }))).toEqual([]);
+  });
+  test('mentions_technician takes the name, id or an alias in any case and accent', () => {
+    for (const name of ['Mike Álvarez', 'mike alvarez', 'mike-alvarez', 'MIKEY', 'big mike', ' Mikey ']) {
+      expect(ids(search(reviews, { mentions_technician: name })), name).toEqual(['a', 'c']);
+    }
+    expect(ids(search(reviews, { mentions_technician: 'sam lee' }))).toEqual(['b', 'c', 'e']);
+  });
+  test('an unknown technician matches nothing (200, not an error)', () => {
+    expect(search(reviews, { mentions_technician: 'Nobody' })).toMatchObject({ total: 0, count: 0, reviews: [] });
+  });
+  test('mentions_service matches service ids', () => {
+    expect(ids(search(reviews, { mentions_service: 'gutters' }))).toEqual(['b', 'c']);
+  });
+  test('an unknown service id is a validation error naming the known ids', () => {
+    const issues = issuesOf(() => search(reviews, { mentions_service: 'chimneys' }));
+    expect(issues).toEqual([
+      expect.objectContaining({ path: ['mentions_service'], message: expect.stringContaining('roof-repair, gutters, skylights') }),
+    ]);
+  });
+  test('a known service that no review mentions gives an empty result', () => {
+    expect(search([reviews[0]!], { mentions_service: 'skylights' }).total).toBe(0);
+  });
+  test('filters AND-combine', () => {
+    expect(ids(search(reviews, { mentions_technician: 'sam-lee', mentions_service: 'gutters', query: 'leak' }))).toEqual(['c']);
+    expect(ids(search(reviews, { min_rating: 2, until: '2024-01-31', mentions_technician: 'Mikey' }))).toEqual(['c']);
+    expect(ids(search(reviews, { rating: 5, query: 'leak', since: '2024-01-01', mentions_service: 'roof-repair' }))).toEqual(['a']);
+    expect(ids(search(reviews, { rating: 4, query: 'leak' }))).toEqual([]);
+  });
+  test('no filters returns everything newest first, date desc then id asc', () => {
+    expect(ids(search(reviews, {}))).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(ids(search([...reviews].reverse(), {}))).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+});
+
+describe('limit, total and count', () => {
+  const many = Array.from({ length: 150 }, (_, i) =>
+    makeReview({ id: `r-${String(i).padStart(3, '0')}`, date: `2020-01-${String((i % 28) + 1).padStart(2, '0')}`, rating: (i % 5) + 1 }),
+  );
+
+  test(`limit defaults to ${SEARCH_LIMIT_DEFAULT}`, () => {
+    const result = search(many, {});
+    expect(result).toMatchObject({ total: 150, count: SEARCH_LIMIT_DEFAULT, limit: SEARCH_LIMIT_DEFAULT });
+  });
+  test('total counts every match while count stops at limit', () => {
+    const result = search(many, { rating: 5, limit: 7 });
+    expect(result).toMatchObject({ total: 30, count: 7, limit: 7 });
+    const withFilter = search(many, { min_rating: 4, limit: 5 });
+    expect(withFilter).toMatchObject({ total: 60, count: 5 });
+  });
+  test(`limit accepts 1 and ${SEARCH_LIMIT_MAX}`, () => {
+    expect(search(many, { limit: 1 }).count).toBe(1);
+    expect(search(many, { limit: SEARCH_LIMIT_MAX }).count).toBe(SEARCH_LIMIT_MAX);
+  });
+  test('results are sorted newest first whatever filter drives the search', () => {
+    for (const input of [{ limit: 100 }, { rating: 3, limit: 100 }, { min_rating: 2, limit: 100 }]) {
+      const dates = search(many, input).reviews.map((review) => `${review.date}|${review.id}`);
+      const sorted = [...dates].sort((x, y) => (x.slice(0, 10) === y.slice(0, 10) ? (x < y ? -1 : 1) : x < y ? 1 : -1));
+      expect(dates).toEqual(sorted);
+    }
+  });
+  test('searchJson is the same result as search, from ready strings', () => {
+    const index = createReviewIndex(many, makeBusiness());
+    const params = parseSearchParams({ min_rating: 3, limit: 4 });
+    const parsed = SearchResultSchema.parse(JSON.parse(index.searchJson(params)));
+    expect(parsed).toEqual(index.search(params));
+  });
+});
+
+describe('parameter validation', () => {
+  test.each([
+    ['rating=0', 'rating', 'too_small'],
+    ['rating=6', 'rating', 'too_big'],
+    ['rating=4.5', 'rating', 'invalid_type'],
+    ['rating=five', 'rating', 'invalid_type'],
+    ['rating=', 'rating', 'invalid_type'],
+    ['rating=5abc', 'rating', 'invalid_type'],
+    ['min_rating=0.5', 'min_rating', 'too_small'],
+    ['min_rating=5.5', 'min_rating', 'too_big'],
+    ['limit=0', 'limit', 'too_small'],
+    ['limit=101', 'limit', 'too_big'],
+    ['limit=1e2', 'limit', 'invalid_type'],
+    ['since=2023-02-30', 'since', 'custom'],
+    ['since=yesterday', 'since', 'invalid_format'],
+    ['until=2024-13-01', 'until', 'custom'],
+    ['query=', 'query', 'too_small'],
+    [`query=${'x'.repeat(201)}`, 'query', 'too_big'],
+    ['mentions_technician=', 'mentions_technician', 'too_small'],
+    ['since=2024-02-01&until=2024-01-01', 'since', 'custom'],
+    ['colour=red', 'colour', 'unrecognized_keys'],
+    ['limit=5&limit=6', 'limit', 'repeated_parameter'],
+  ])('returns an issue for %s', (qs, path, code) => {
+    const issues = issuesOf(() => query(qs));
+    expect(issues).toContainEqual(expect.objectContaining({ path: [path], code }));
+    for (const issue of issues) expect(issue.message.length).toBeGreaterThan(0);
+  });
+
+  test('an unknown parameter names the known ones', () => {
+    const [issue] = issuesOf(() => query('q=leak'));
+    expect(issue?.message).toContain('query');
+    expect(issue?.message).toContain('mentions_technician');
+  });
+
+  test('numbers in the query string become numbers; limit defaults', () => {
+    expect(query('rating=5&min_rating=3.5&since=2024-01-01')).toEqual({ rating: 5, min_rating: 3.5, since: '2024-01-01', limit: 20 });
+  });
+
+  test('typed params (MCP) reject strings where numbers are expected', () => {
+    expect(issuesOf(() => parseSearchParams({ rating: '5' }))).toContainEqual(expect.objectContaining({ path: ['rating'], code: 'invalid_type' }));
+  });
+});
+
+describe('since', () => {
+  const reviews = [
+    makeReview({ id: 'new', date: '2024-05-01' }),
+    makeReview({ id: 'mid', date: '2024-04-01' }),
+    makeReview({ id: 'old', date: '2023-01-01' }),
+  ];
+  const index = createReviewIndex(reviews, makeBusiness());
+
+  test('returns reviews on or after the date, newest first', () => {
+    expect(index.since('2024-04-01')).toMatchObject({ since: '2024-04-01', count: 2 });
+    expect(index.since('2024-04-01').reviews.map((review) => review.id)).toEqual(['new', 'mid']);
+    expect(index.since('2030-01-01').count).toBe(0);
+    expect(index.since('1999-01-01').count).toBe(3);
+  });
+  test('sinceJson matches since', () => {
+    expect(JSON.parse(index.sinceJson('2024-04-02'))).toEqual(index.since('2024-04-02'));
+  });
+  test.each(['2024-02-30', '2024-4-01', 'today', ''])('rejects %j with an issue at date', (date) => {
+    expect(issuesOf(() => index.since(date))).toContainEqual(expect.objectContaining({ path: ['date'] }));
+  });
+});
+
+test('getReview finds a review by id', () => {
+  const index = createReviewIndex([makeReview({ id: 'x1' })], makeBusiness());
+  expect(index.getReview('x1')?.id).toBe('x1');
+  expect(index.getReview('nope')).toBeUndefined();
+});

@@ -1,0 +1,248 @@
+// The real Express app over the built fixture site, on port 0: every endpoint, status code and
+// header rule of DECISIONS §4 and §5.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { computeEtag } from '../../src/core/http-cache.ts';
+import { SearchResultSchema, SinceResultSchema } from '../../src/core/search.ts';
+import { FIXTURE_SITE_URL } from '../support/build-site.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+let server: RunningServer;
+const dist = inject('fixtureDist');
+
+beforeAll(async () => {
+  server = await startServer(dist);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const get = (urlPath: string, init?: RequestInit) => fetch(`${server.url}${urlPath}`, init);
+const fileBytes = (relative: string) => readFile(path.join(dist, 'client', relative));
+
+describe('pre-rendered files', () => {
+  test.each([
+    ['/reviews.json', 'reviews.json', 'application/json; charset=utf-8'],
+    ['/insights.json', 'insights.json', 'application/json; charset=utf-8'],
+    ['/api/feed.json', 'api/feed.json', 'application/json; charset=utf-8'],
+    ['/feed.xml', 'feed.xml', 'application/atom+xml; charset=utf-8'],
+    ['/openapi.json', 'openapi.json', 'application/json; charset=utf-8'],
+    ['/llms.txt', 'llms.txt', 'text/plain; charset=utf-8'],
+    ['/', 'index.html', 'text/html; charset=utf-8'],
+    ['/reviews/2024-05-01-new-roof/', 'reviews/2024-05-01-new-roof/index.html', 'text/html; charset=utf-8'],
+  ])('GET %s serves the built bytes with exact type, content-hash ETag and cache headers', async (urlPath, file, type) => {
+    const response = await get(urlPath);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(response.status).toBe(200);
+    expect(bytes.equals(await fileBytes(file))).toBe(true);
+    expect(response.headers.get('content-type')).toBe(type);
+    expect(response.headers.get('etag')).toBe(computeEtag(bytes));
+    expect(response.headers.get('last-modified')).toBe(server.site.lastModified.toUTCString());
+    expect(response.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=300');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toBe('ETag, Link, Mcp-Session-Id');
+  });
+
+  test.each([
+    ['/feed.xml', `<${FIXTURE_SITE_URL}/api/websub/hub>; rel="hub", <${FIXTURE_SITE_URL}/feed.xml>; rel="self"`],
+    ['/api/feed.json', `<${FIXTURE_SITE_URL}/api/websub/hub>; rel="hub", <${FIXTURE_SITE_URL}/api/feed.json>; rel="self"`],
+    ['/reviews.json', `<${FIXTURE_SITE_URL}/api/websub/hub>; rel="hub", <${FIXTURE_SITE_URL}/reviews.json>; rel="self"`],
+  ])('topic %s sends one Link header with hub and self on GET and HEAD', async (urlPath, link) => {
+    expect((await get(urlPath)).headers.get('link')).toBe(link);
+    expect((await get(urlPath, { method: 'HEAD' })).headers.get('link')).toBe(link);
+  });
+
+  test('non-topics send no Link header', async () => {
+    expect((await get('/insights.json')).headers.get('link')).toBeNull();
+  });
+
+  test('a review page without the trailing slash redirects to its canonical url', async () => {
+    const response = await get('/reviews/2024-05-01-new-roof', { redirect: 'manual' });
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe('/reviews/2024-05-01-new-roof/');
+  });
+});
+
+describe('conditional requests', () => {
+  const paths = ['/reviews.json', '/feed.xml', '/api/reviews/search?rating=5', '/api/reviews/since/2023-01-01', '/'];
+
+  test.each(paths)('%s: matching If-None-Match gives 304 with validators, cache, Link and CORS, no body', async (urlPath) => {
+    const first = await get(urlPath);
+    const etag = first.headers.get('etag')!;
+    const response = await get(urlPath, { headers: { 'If-None-Match': etag } });
+    expect(response.status).toBe(304);
+    expect(await response.text()).toBe('');
+    expect(response.headers.get('etag')).toBe(etag);
+    expect(response.headers.get('cache-control')).toBe(first.headers.get('cache-control'));
+    expect(response.headers.get('link')).toBe(first.headers.get('link'));
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  test('weak comparison, lists and * all match', async () => {
+    const etag = (await get('/reviews.json')).headers.get('etag')!;
+    for (const header of [`W/${etag}`, `"nope", ${etag}`, '*']) {
+      expect((await get('/reviews.json', { headers: { 'If-None-Match': header } })).status, header).toBe(304);
+    }
+    expect((await get('/reviews.json', { headers: { 'If-None-Match': '"nope"' } })).status).toBe(200);
+  });
+
+  test('If-Modified-Since at or after Last-Modified gives 304, before gives 200', async () => {
+    const lastModified = (await get('/insights.json')).headers.get('last-modified')!;
+    expect((await get('/insights.json', { headers: { 'If-Modified-Since': lastModified } })).status).toBe(304);
+    const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+    expect((await get('/insights.json', { headers: { 'If-Modified-Since': earlier } })).status).toBe(200);
+  });
+
+  test('If-None-Match wins over If-Modified-Since', async () => {
+    const lastModified = (await get('/insights.json')).headers.get('last-modified')!;
+    const response = await get('/insights.json', { headers: { 'If-None-Match': '"stale"', 'If-Modified-Since': lastModified } });
+    expect(response.status).toBe(200);
+  });
+
+  test('the since endpoint answers 304 to If-Modified-Since too', async () => {
+    const first = await get('/api/reviews/since/2020-01-01');
+    const response = await get('/api/reviews/since/2020-01-01', { headers: { 'If-Modified-Since': first.headers.get('last-modified')! } });
+    expect(response.status).toBe(304);
+  });
+});
+
+describe('HEAD and OPTIONS', () => {
+  test.each(['/reviews.json', '/api/reviews/search?limit=2', '/api/reviews/since/2024-01-01', '/llms.txt'])(
+    'HEAD %s has GET headers and no body',
+    async (urlPath) => {
+      const full = await get(urlPath);
+      const head = await get(urlPath, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+      for (const name of ['etag', 'content-type', 'content-length', 'last-modified', 'cache-control']) {
+        expect(head.headers.get(name), name).toBe(full.headers.get(name));
+      }
+    },
+  );
+
+  test('CORS preflight is 204 with methods and headers', async () => {
+    const response = await get('/api/reviews/search', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')).toContain('GET');
+    expect(response.headers.get('access-control-allow-headers')).toContain('If-None-Match');
+  });
+});
+
+describe('search', () => {
+  test('answers {total, count, limit, reviews} newest first', async () => {
+    const response = await get('/api/reviews/search?limit=3');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const body = SearchResultSchema.parse(await response.json());
+    expect(body.total).toBe(6);
+    expect(body.count).toBe(3);
+    expect(body.limit).toBe(3);
+    expect(body.reviews.map((review) => review.id)).toEqual(['2024-05-01-new-roof', '2024-05-01-same-day', '2024-03-10-leak-came-back']);
+  });
+
+  test('combines filters over the built data', async () => {
+    const body = SearchResultSchema.parse(await (await get('/api/reviews/search?mentions_technician=MIKEY&query=cafe')).json());
+    expect(body.reviews.map((review) => review.id)).toEqual(['2023-11-02-gutters-cafe']);
+  });
+
+  test('the same query gives the same bytes and ETag', async () => {
+    const a = await get('/api/reviews/search?min_rating=3&limit=2');
+    const b = await get('/api/reviews/search?limit=2&min_rating=3');
+    expect(await a.text()).toBe(await b.text());
+    expect(a.headers.get('etag')).toBe(b.headers.get('etag'));
+  });
+
+  test.each([
+    ['rating=6', 'rating'],
+    ['rating=abc', 'rating'],
+    ['min_rating=0', 'min_rating'],
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['since=2023-02-30', 'since'],
+    ['until=not-a-date', 'until'],
+    ['since=2024-02-01&until=2024-01-01', 'since'],
+    ['foo=bar', 'foo'],
+    ['rating=5&rating=4', 'rating'],
+    ['mentions_service=chimneys', 'mentions_service'],
+    ['query=', 'query'],
+  ])('400 with issues for %s', async (qs, pathName) => {
+    const response = await get(`/api/reviews/search?${qs}`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const body = (await response.json()) as { error: string; message: string; issues: { path: unknown[]; code: string; message: string }[] };
+    expect(body.error).toBe('invalid_request');
+    expect(body.issues).toContainEqual(expect.objectContaining({ path: [pathName] }));
+    for (const issue of body.issues) expect(Object.keys(issue).sort()).toEqual(['code', 'message', 'path']);
+  });
+
+  test('percent-encoding and + in the query string are decoded', async () => {
+    const body = SearchResultSchema.parse(await (await get('/api/reviews/search?query=caf%C3%A9&mentions_technician=big+mike')).json());
+    expect(body.total).toBe(1);
+  });
+
+  test('malformed percent-encoding is a 400 or a plain miss, never a 500', async () => {
+    const response = await get('/api/reviews/search?query=%E0%A4%A');
+    expect([200, 400]).toContain(response.status);
+  });
+});
+
+describe('since', () => {
+  test('answers {since, count, reviews} dated on or after the date', async () => {
+    const response = await get('/api/reviews/since/2024-03-10');
+    expect(response.status).toBe(200);
+    const body = SinceResultSchema.parse(await response.json());
+    expect(body).toMatchObject({ since: '2024-03-10', count: 3 });
+    expect(body.reviews.every((review) => review.date >= '2024-03-10')).toBe(true);
+  });
+
+  test.each(['2024-02-30', '2024-1-1', 'yesterday', '2024-01-01T00:00:00Z', '%E0'])('400 for the date %s', async (date) => {
+    const response = await get(`/api/reviews/since/${date}`);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { issues: unknown[] };
+    expect(body.issues.length).toBeGreaterThan(0);
+  });
+});
+
+describe('errors', () => {
+  test('unknown /api paths are 404 JSON', async () => {
+    for (const urlPath of ['/api/nope', '/api/reviews', '/api/reviews/since', '/api/reviews/since/2024-01-01/extra']) {
+      const response = await get(urlPath);
+      expect(response.status, urlPath).toBe(404);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(((await response.json()) as { error: string }).error).toBe('not_found');
+    }
+  });
+
+  test('unknown pages are 404', async () => {
+    expect((await get('/no-such-page')).status).toBe(404);
+  });
+
+  test.each([
+    ['POST', '/reviews.json'],
+    ['PUT', '/api/reviews/search'],
+    ['DELETE', '/api/reviews/since/2024-01-01'],
+    ['PATCH', '/'],
+    ['POST', '/api/feed.json'],
+  ])('%s %s is 405 with Allow', async (method, urlPath) => {
+    const response = await get(urlPath, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(((await response.json()) as { error: string }).error).toBe('method_not_allowed');
+  });
+
+  test('a body over 64 KiB is 413', async () => {
+    const response = await get('/reviews.json', { method: 'POST', body: 'x'.repeat(70 * 1024) });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: string }).error).toBe('payload_too_large');
+  });
+
+  test('an Authorization header is ignored', async () => {
+    expect((await get('/reviews.json', { headers: { Authorization: 'Bearer nonsense' } })).status).toBe(200);
+  });
+});
