@@ -1,5 +1,6 @@
 // The Node origin: reads the configuration, loads the built site from DIST_DIR, listens, and shuts
 // down cleanly on SIGINT/SIGTERM. The only file that reads the environment and listens.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,6 +25,9 @@ async function main(): Promise<void> {
     site,
     siteUrl: config.SITE_URL,
     astroHandler: await loadAstroHandler(distDir),
+    // Without a configured secret, sessions are valid on this process only (DECISIONS §2).
+    mcpSessionSecret: config.MCP_SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+    mcpAllowedOrigins: config.MCP_ALLOWED_ORIGINS,
   });
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();

@@ -12,8 +12,17 @@ export function isRealIsoDate(value: string): boolean {
   const month = Number(match[2]);
   const day = Number(match[3]);
   if (month < 1 || month > 12 || day < 1) return false;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return day <= daysInMonth;
+  return day <= daysInMonth(year, month);
+}
+
+// Proleptic Gregorian arithmetic rather than `Date.UTC`, which maps years 0–99 to 1900–1999
+// (so `0000-02-29`, a leap day, would be refused as if it were 1900).
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    return leap ? 29 : 28;
+  }
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 export const IsoDateSchema = z

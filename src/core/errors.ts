@@ -41,18 +41,16 @@ export function describeIssues(issues: readonly Issue[]): string {
 }
 
 /** Body of every error response (DECISIONS §4). */
-export const ErrorBodySchema = z
-  .object({
-    error: z
-      .string()
-      .meta({ description: 'machine-readable error kind, e.g. invalid_request, not_found' }),
-    message: z.string(),
-    issues: z.array(
-      z.object({
-        path: z.array(z.union([z.string(), z.number()])),
-        code: z.string(),
-        message: z.string(),
-      }),
-    ),
-  })
-  .meta({ id: 'Error' });
+export const ErrorBodySchema = z.object({
+  error: z
+    .string()
+    .meta({ description: 'machine-readable error kind, e.g. invalid_request, not_found' }),
+  message: z.string(),
+  issues: z.array(
+    z.object({
+      path: z.array(z.union([z.string(), z.number()])),
+      code: z.string(),
+      message: z.string(),
+    }),
+  ),
+});

@@ -189,31 +189,29 @@ export const ReviewFrontMatterSchema = z
 export type ReviewFrontMatter = z.infer<typeof ReviewFrontMatterSchema>;
 
 /** The published review record (DECISIONS §4). */
-export const ReviewSchema = z
-  .object({
-    id: SlugSchema,
-    url: z.url(),
-    rating: z.number().int().min(1).max(5),
-    date: IsoDateSchema,
-    title: z.string().nullable(),
-    text: z.string(),
-    language: z.string(),
-    author: z.object({ name: z.string(), location: z.string().nullable() }),
-    verified: z.literal(true),
-    verification: z.object({
-      method: z.enum(VERIFICATION_METHODS),
-      verified_on: IsoDateSchema.nullable(),
-    }),
-    source: z.object({ platform: z.enum(REVIEW_SOURCES), url: z.string().nullable() }),
-    technicians: z
-      .array(z.string())
-      .meta({ description: 'canonical names of the technicians the review mentions' }),
-    service_ids: z.array(SlugSchema),
-    service_area_id: SlugSchema.nullable(),
-    owner_reply: z.object({ date: IsoDateSchema, text: z.string() }).nullable(),
-    updated: IsoDateSchema,
-  })
-  .meta({ id: 'Review' });
+export const ReviewSchema = z.object({
+  id: SlugSchema,
+  url: z.url(),
+  rating: z.number().int().min(1).max(5),
+  date: IsoDateSchema,
+  title: z.string().nullable(),
+  text: z.string(),
+  language: z.string(),
+  author: z.object({ name: z.string(), location: z.string().nullable() }),
+  verified: z.literal(true),
+  verification: z.object({
+    method: z.enum(VERIFICATION_METHODS),
+    verified_on: IsoDateSchema.nullable(),
+  }),
+  source: z.object({ platform: z.enum(REVIEW_SOURCES), url: z.string().nullable() }),
+  technicians: z
+    .array(z.string())
+    .meta({ description: 'canonical names of the technicians the review mentions' }),
+  service_ids: z.array(SlugSchema),
+  service_area_id: SlugSchema.nullable(),
+  owner_reply: z.object({ date: IsoDateSchema, text: z.string() }).nullable(),
+  updated: IsoDateSchema,
+});
 
 export type Review = z.infer<typeof ReviewSchema>;
 
@@ -225,18 +223,16 @@ export const RatingDistributionSchema = z.object({
   '5': z.number().int(),
 });
 
-export const AggregateRatingSchema = z
-  .object({
-    rating_value: z
-      .number()
-      .nullable()
-      .meta({ description: 'mean rating, 2 decimals; null with no reviews' }),
-    review_count: z.number().int(),
-    best_rating: z.literal(5),
-    worst_rating: z.literal(1),
-    distribution: RatingDistributionSchema,
-  })
-  .meta({ id: 'AggregateRating' });
+export const AggregateRatingSchema = z.object({
+  rating_value: z
+    .number()
+    .nullable()
+    .meta({ description: 'mean rating, 2 decimals; null with no reviews' }),
+  review_count: z.number().int(),
+  best_rating: z.literal(5),
+  worst_rating: z.literal(1),
+  distribution: RatingDistributionSchema,
+});
 
 export type AggregateRating = z.infer<typeof AggregateRatingSchema>;
 
@@ -272,13 +268,11 @@ export function compareNewestFirst(
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-export const ReviewsDatasetSchema = z
-  .object({
-    schema_version: z.literal('1.0.0'),
-    business: BusinessSchema,
-    aggregate_rating: AggregateRatingSchema,
-    reviews: z.array(ReviewSchema),
-  })
-  .meta({ id: 'ReviewsDataset' });
+export const ReviewsDatasetSchema = z.object({
+  schema_version: z.literal('1.0.0'),
+  business: BusinessSchema,
+  aggregate_rating: AggregateRatingSchema,
+  reviews: z.array(ReviewSchema),
+});
 
 export type ReviewsDataset = z.infer<typeof ReviewsDatasetSchema>;

@@ -12,19 +12,20 @@ export const SEARCH_LIMIT_MAX = 100;
 export const SEARCH_QUERY_MAX_LENGTH = 200;
 export const SEARCH_NAME_MAX_LENGTH = 100;
 
+/** A number field whose every failure says what is allowed: MCP and HTTP show it as is. */
+function boundedNumber(min: number, max: number, integer: boolean) {
+  const message = `expected ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`;
+  const base = z
+    .number({ error: message })
+    .min(min, { error: message })
+    .max(max, { error: message });
+  return integer ? base.int({ error: message }) : base;
+}
+
 export const SearchParamsSchema = z
   .object({
-    rating: z
-      .number()
-      .int()
-      .min(1)
-      .max(5)
-      .optional()
-      .describe('Exact star rating to match (1 to 5).'),
-    min_rating: z
-      .number()
-      .min(1)
-      .max(5)
+    rating: boundedNumber(1, 5, true).optional().describe('Exact star rating to match (1 to 5).'),
+    min_rating: boundedNumber(1, 5, false)
       .optional()
       .describe('Minimum star rating, inclusive (1 to 5).'),
     since: IsoDateSchema.optional().describe(
@@ -34,30 +35,32 @@ export const SearchParamsSchema = z
       'Only reviews dated on or before this date (YYYY-MM-DD).',
     ),
     query: z
-      .string()
-      .min(1)
-      .max(SEARCH_QUERY_MAX_LENGTH)
+      .string({ error: 'expected a string' })
+      .min(1, { error: 'must not be empty' })
+      .max(SEARCH_QUERY_MAX_LENGTH, {
+        error: `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`,
+      })
       .optional()
       .describe('Case- and accent-insensitive substring of the review text or title.'),
     mentions_technician: z
-      .string()
-      .min(1)
-      .max(SEARCH_NAME_MAX_LENGTH)
+      .string({ error: 'expected a string' })
+      .min(1, { error: 'must not be empty' })
+      .max(SEARCH_NAME_MAX_LENGTH, {
+        error: `must be at most ${SEARCH_NAME_MAX_LENGTH} characters`,
+      })
       .optional()
       .describe(
         "Only reviews mentioning this technician: the technician's name, id or an alias, any case.",
       ),
     mentions_service: z
-      .string()
-      .min(1)
-      .max(SEARCH_NAME_MAX_LENGTH)
+      .string({ error: 'expected a service id' })
+      .min(1, { error: 'must not be empty' })
+      .max(SEARCH_NAME_MAX_LENGTH, {
+        error: `must be at most ${SEARCH_NAME_MAX_LENGTH} characters`,
+      })
       .optional()
       .describe('Only reviews mentioning this service id (see business.services).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(SEARCH_LIMIT_MAX)
+    limit: boundedNumber(1, SEARCH_LIMIT_MAX, true)
       .default(SEARCH_LIMIT_DEFAULT)
       .describe(
         `Maximum number of reviews returned (1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}).`,
@@ -128,26 +131,22 @@ export function parseSearchParams(input: unknown): SearchParams {
   return result.data;
 }
 
-export const SearchResultSchema = z
-  .object({
-    total: z.number().int().meta({ description: 'number of reviews matching every filter' }),
-    count: z.number().int().meta({ description: 'number of reviews returned (at most limit)' }),
-    limit: z.number().int(),
-    reviews: z.array(ReviewSchema).meta({ description: 'matching reviews, newest first' }),
-  })
-  .meta({ id: 'SearchResult' });
+export const SearchResultSchema = z.object({
+  total: z.number().int().meta({ description: 'number of reviews matching every filter' }),
+  count: z.number().int().meta({ description: 'number of reviews returned (at most limit)' }),
+  limit: z.number().int(),
+  reviews: z.array(ReviewSchema).meta({ description: 'matching reviews, newest first' }),
+});
 
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
-export const SinceResultSchema = z
-  .object({
-    since: IsoDateSchema,
-    count: z.number().int(),
-    reviews: z
-      .array(ReviewSchema)
-      .meta({ description: 'reviews dated on or after since, newest first' }),
-  })
-  .meta({ id: 'SinceResult' });
+export const SinceResultSchema = z.object({
+  since: IsoDateSchema,
+  count: z.number().int(),
+  reviews: z
+    .array(ReviewSchema)
+    .meta({ description: 'reviews dated on or after since, newest first' }),
+});
 
 export type SinceResult = z.infer<typeof SinceResultSchema>;
 

@@ -9,7 +9,9 @@ import express, {
 } from 'express';
 import { ValidationError } from '../core/errors.ts';
 import { PATHS } from '../core/site.ts';
-import type { PublishedSite } from './published-site.ts';
+import { createMcpHandler } from '../mcp/handler.ts';
+import { mcpDepsFor, type PublishedSite } from './published-site.ts';
+import { sendWebResponse, toWebRequest } from './web-adapter.ts';
 import { CORS_HEADERS, sendError, sendMethodNotAllowed } from './respond.ts';
 import { createReviewsApi } from './routes/reviews-api.ts';
 import { READ_METHODS, createStaticFiles } from './routes/static-files.ts';
@@ -29,6 +31,10 @@ export interface AppOptions {
   siteUrl: string;
   /** Astro's middleware-mode handler (dist/server/entry.mjs), for routes that are not pre-rendered. */
   astroHandler?: RequestHandler | undefined;
+  /** Key that signs Mcp-Session-Id; instances that share it accept each other's sessions. */
+  mcpSessionSecret: string;
+  /** Origins allowed to call /mcp from a browser, besides SITE_URL's own. */
+  mcpAllowedOrigins?: readonly string[];
 }
 
 function readOnly(handler: (req: Request, res: Response) => void): RequestHandler {
@@ -39,10 +45,19 @@ function readOnly(handler: (req: Request, res: Response) => void): RequestHandle
   };
 }
 
-export function createApp({ site, siteUrl, astroHandler }: AppOptions): express.Express {
+export function createApp(options: AppOptions): express.Express {
+  const { site, siteUrl, astroHandler } = options;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+
+  // /mcp owns its CORS, limits and errors (handler.ts), so it also runs unchanged on serverless hosts.
+  const mcp = createMcpHandler({
+    deps: mcpDepsFor(site, siteUrl),
+    sessionSecret: options.mcpSessionSecret,
+    allowedOrigins: [new URL(siteUrl).origin, ...(options.mcpAllowedOrigins ?? [])],
+  });
+  app.all(PATHS.mcp, async (req, res) => sendWebResponse(res, await mcp(toWebRequest(req))));
 
   app.use((req, res, next) => {
     res.set(CORS_HEADERS);
@@ -87,7 +102,9 @@ export function createApp({ site, siteUrl, astroHandler }: AppOptions): express.
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const message = 'the request could not be read (e.g. invalid percent-encoding in the URL)';
-      return sendError(res, status, 'invalid_request', message, [{ path: [], code: 'invalid_request', message }]);
+      return sendError(res, status, 'invalid_request', message, [
+        { path: [], code: 'invalid_request', message },
+      ]);
     }
     console.error(error);
     sendError(res, 500, 'internal_error', 'the server could not answer this request');

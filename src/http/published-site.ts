@@ -6,7 +6,9 @@ import { readManifest, type Manifest } from '../build/manifest.ts';
 import { PUBLISHED_PATHS } from '../core/publish.ts';
 import type { ReviewsDataset } from '../core/review.ts';
 import { createReviewIndex, type ReviewIndex } from '../core/search.ts';
-import { PATHS } from '../core/site.ts';
+import { PATHS, absoluteUrl } from '../core/site.ts';
+import type { InsightsDataset } from '../core/insights/dataset.ts';
+import type { McpDeps } from '../mcp/deps.ts';
 
 export interface StaticFile {
   file: string;
@@ -24,6 +26,7 @@ export interface PublishedSite {
   files: ReadonlyMap<string, StaticFile>;
   index: ReviewIndex;
   dataset: ReviewsDataset;
+  insights: InsightsDataset;
 }
 
 export async function loadPublishedSite(distDir: string): Promise<PublishedSite> {
@@ -37,7 +40,9 @@ export async function loadPublishedSite(distDir: string): Promise<PublishedSite>
       throw new Error(`${urlPath} is missing from ${distDir}: rebuild with \`npm run build\`.`);
     entry.bytes = await readFile(path.join(clientDir, entry.file));
   }
-  const dataset = JSON.parse(files.get(PATHS.reviews)!.bytes!.toString('utf8')) as ReviewsDataset;
+  const readJson = (urlPath: string): unknown =>
+    JSON.parse(files.get(urlPath)!.bytes!.toString('utf8'));
+  const dataset = readJson(PATHS.reviews) as ReviewsDataset;
   if (dataset.schema_version !== '1.0.0')
     throw new Error(`${distDir}: unsupported reviews.json schema_version`);
   return {
@@ -47,5 +52,43 @@ export async function loadPublishedSite(distDir: string): Promise<PublishedSite>
     files,
     index: createReviewIndex(dataset.reviews, dataset.business),
     dataset,
+    insights: readJson(PATHS.insights) as InsightsDataset,
+  };
+}
+
+const MCP_RESOURCES = [
+  {
+    path: PATHS.reviews,
+    name: 'reviews',
+    title: 'Reviews dataset',
+    description: 'Business, aggregate rating and every verified review, newest first.',
+  },
+  {
+    path: PATHS.insights,
+    name: 'insights',
+    title: 'Insights dataset',
+    description: 'Technicians, services, service areas, FAQ and summary.',
+  },
+  {
+    path: PATHS.jsonFeed,
+    name: 'feed',
+    title: 'JSON Feed',
+    description: 'JSON Feed 1.1 of the 50 newest reviews.',
+  },
+] as const;
+
+/** The MCP tools' view of the published site: the same index and bytes the HTTP endpoints serve. */
+export function mcpDepsFor(site: PublishedSite, siteUrl: string): McpDeps {
+  return {
+    siteUrl,
+    index: site.index,
+    dataset: site.dataset,
+    insights: site.insights,
+    resources: MCP_RESOURCES.map(({ path: urlPath, ...meta }) => ({
+      ...meta,
+      uri: absoluteUrl(siteUrl, urlPath),
+      mimeType: 'application/json',
+      text: site.files.get(urlPath)!.bytes!.toString('utf8'),
+    })),
   };
 }

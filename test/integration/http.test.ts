@@ -30,24 +30,44 @@ describe('pre-rendered files', () => {
     ['/openapi.json', 'openapi.json', 'application/json; charset=utf-8'],
     ['/llms.txt', 'llms.txt', 'text/plain; charset=utf-8'],
     ['/', 'index.html', 'text/html; charset=utf-8'],
-    ['/reviews/2024-05-01-new-roof/', 'reviews/2024-05-01-new-roof/index.html', 'text/html; charset=utf-8'],
-  ])('GET %s serves the built bytes with exact type, content-hash ETag and cache headers', async (urlPath, file, type) => {
-    const response = await get(urlPath);
-    const bytes = Buffer.from(await response.arrayBuffer());
-    expect(response.status).toBe(200);
-    expect(bytes.equals(await fileBytes(file))).toBe(true);
-    expect(response.headers.get('content-type')).toBe(type);
-    expect(response.headers.get('etag')).toBe(computeEtag(bytes));
-    expect(response.headers.get('last-modified')).toBe(server.site.lastModified.toUTCString());
-    expect(response.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=300');
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-expose-headers')).toBe('ETag, Link, Mcp-Session-Id');
-  });
+    [
+      '/reviews/2024-05-01-new-roof/',
+      'reviews/2024-05-01-new-roof/index.html',
+      'text/html; charset=utf-8',
+    ],
+  ])(
+    'GET %s serves the built bytes with exact type, content-hash ETag and cache headers',
+    async (urlPath, file, type) => {
+      const response = await get(urlPath);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(response.status).toBe(200);
+      expect(bytes.equals(await fileBytes(file))).toBe(true);
+      expect(response.headers.get('content-type')).toBe(type);
+      expect(response.headers.get('etag')).toBe(computeEtag(bytes));
+      expect(response.headers.get('last-modified')).toBe(server.site.lastModified.toUTCString());
+      expect(response.headers.get('cache-control')).toBe(
+        'public, max-age=60, stale-while-revalidate=300',
+      );
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-expose-headers')).toBe(
+        'ETag, Link, Mcp-Session-Id',
+      );
+    },
+  );
 
   test.each([
-    ['/feed.xml', `<${FIXTURE_SITE_URL}/api/websub/hub>; rel="hub", <${FIXTURE_SITE_URL}/feed.xml>; rel="self"`],
-    ['/api/feed.json', `<${FIXTURE_SITE_URL}/api/websub/hub>; rel="hub", <${FIXTURE_SITE_URL}/api/feed.json>; rel="self"`],
-    ['/reviews.json', `<${FIXTURE_SITE_URL}/api/websub/hub>; rel="hub", <${FIXTURE_SITE_URL}/reviews.json>; rel="self"`],
+    [
+      '/feed.xml',
+      `<${FIXTURE_SITE_URL}/api/websub/hub>; rel="hub", <${FIXTURE_SITE_URL}/feed.xml>; rel="self"`,
+    ],
+    [
+      '/api/feed.json',
+      `<${FIXTURE_SITE_URL}/api/websub/hub>; rel="hub", <${FIXTURE_SITE_URL}/api/feed.json>; rel="self"`,
+    ],
+    [
+      '/reviews.json',
+      `<${FIXTURE_SITE_URL}/api/websub/hub>; rel="hub", <${FIXTURE_SITE_URL}/reviews.json>; rel="self"`,
+    ],
   ])('topic %s sends one Link header with hub and self on GET and HEAD', async (urlPath, link) => {
     expect((await get(urlPath)).headers.get('link')).toBe(link);
     expect((await get(urlPath, { method: 'HEAD' })).headers.get('link')).toBe(link);
@@ -65,61 +85,91 @@ describe('pre-rendered files', () => {
 });
 
 describe('conditional requests', () => {
-  const paths = ['/reviews.json', '/feed.xml', '/api/reviews/search?rating=5', '/api/reviews/since/2023-01-01', '/'];
+  const paths = [
+    '/reviews.json',
+    '/feed.xml',
+    '/api/reviews/search?rating=5',
+    '/api/reviews/since/2023-01-01',
+    '/',
+  ];
 
-  test.each(paths)('%s: matching If-None-Match gives 304 with validators, cache, Link and CORS, no body', async (urlPath) => {
-    const first = await get(urlPath);
-    const etag = first.headers.get('etag')!;
-    const response = await get(urlPath, { headers: { 'If-None-Match': etag } });
-    expect(response.status).toBe(304);
-    expect(await response.text()).toBe('');
-    expect(response.headers.get('etag')).toBe(etag);
-    expect(response.headers.get('cache-control')).toBe(first.headers.get('cache-control'));
-    expect(response.headers.get('link')).toBe(first.headers.get('link'));
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-  });
+  test.each(paths)(
+    '%s: matching If-None-Match gives 304 with validators, cache, Link and CORS, no body',
+    async (urlPath) => {
+      const first = await get(urlPath);
+      const etag = first.headers.get('etag')!;
+      const response = await get(urlPath, { headers: { 'If-None-Match': etag } });
+      expect(response.status).toBe(304);
+      expect(await response.text()).toBe('');
+      expect(response.headers.get('etag')).toBe(etag);
+      expect(response.headers.get('cache-control')).toBe(first.headers.get('cache-control'));
+      expect(response.headers.get('link')).toBe(first.headers.get('link'));
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    },
+  );
 
   test('weak comparison, lists and * all match', async () => {
     const etag = (await get('/reviews.json')).headers.get('etag')!;
     for (const header of [`W/${etag}`, `"nope", ${etag}`, '*']) {
-      expect((await get('/reviews.json', { headers: { 'If-None-Match': header } })).status, header).toBe(304);
+      expect(
+        (await get('/reviews.json', { headers: { 'If-None-Match': header } })).status,
+        header,
+      ).toBe(304);
     }
-    expect((await get('/reviews.json', { headers: { 'If-None-Match': '"nope"' } })).status).toBe(200);
+    expect((await get('/reviews.json', { headers: { 'If-None-Match': '"nope"' } })).status).toBe(
+      200,
+    );
   });
 
   test('If-Modified-Since at or after Last-Modified gives 304, before gives 200', async () => {
     const lastModified = (await get('/insights.json')).headers.get('last-modified')!;
-    expect((await get('/insights.json', { headers: { 'If-Modified-Since': lastModified } })).status).toBe(304);
+    expect(
+      (await get('/insights.json', { headers: { 'If-Modified-Since': lastModified } })).status,
+    ).toBe(304);
     const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
-    expect((await get('/insights.json', { headers: { 'If-Modified-Since': earlier } })).status).toBe(200);
+    expect(
+      (await get('/insights.json', { headers: { 'If-Modified-Since': earlier } })).status,
+    ).toBe(200);
   });
 
   test('If-None-Match wins over If-Modified-Since', async () => {
     const lastModified = (await get('/insights.json')).headers.get('last-modified')!;
-    const response = await get('/insights.json', { headers: { 'If-None-Match': '"stale"', 'If-Modified-Since': lastModified } });
+    const response = await get('/insights.json', {
+      headers: { 'If-None-Match': '"stale"', 'If-Modified-Since': lastModified },
+    });
     expect(response.status).toBe(200);
   });
 
   test('the since endpoint answers 304 to If-Modified-Since too', async () => {
     const first = await get('/api/reviews/since/2020-01-01');
-    const response = await get('/api/reviews/since/2020-01-01', { headers: { 'If-Modified-Since': first.headers.get('last-modified')! } });
+    const response = await get('/api/reviews/since/2020-01-01', {
+      headers: { 'If-Modified-Since': first.headers.get('last-modified')! },
+    });
     expect(response.status).toBe(304);
   });
 });
 
 describe('HEAD and OPTIONS', () => {
-  test.each(['/reviews.json', '/api/reviews/search?limit=2', '/api/reviews/since/2024-01-01', '/llms.txt'])(
-    'HEAD %s has GET headers and no body',
-    async (urlPath) => {
-      const full = await get(urlPath);
-      const head = await get(urlPath, { method: 'HEAD' });
-      expect(head.status).toBe(200);
-      expect(await head.text()).toBe('');
-      for (const name of ['etag', 'content-type', 'content-length', 'last-modified', 'cache-control']) {
-        expect(head.headers.get(name), name).toBe(full.headers.get(name));
-      }
-    },
-  );
+  test.each([
+    '/reviews.json',
+    '/api/reviews/search?limit=2',
+    '/api/reviews/since/2024-01-01',
+    '/llms.txt',
+  ])('HEAD %s has GET headers and no body', async (urlPath) => {
+    const full = await get(urlPath);
+    const head = await get(urlPath, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    for (const name of [
+      'etag',
+      'content-type',
+      'content-length',
+      'last-modified',
+      'cache-control',
+    ]) {
+      expect(head.headers.get(name), name).toBe(full.headers.get(name));
+    }
+  });
 
   test('CORS preflight is 204 with methods and headers', async () => {
     const response = await get('/api/reviews/search', {
@@ -142,11 +192,17 @@ describe('search', () => {
     expect(body.total).toBe(6);
     expect(body.count).toBe(3);
     expect(body.limit).toBe(3);
-    expect(body.reviews.map((review) => review.id)).toEqual(['2024-05-01-new-roof', '2024-05-01-same-day', '2024-03-10-leak-came-back']);
+    expect(body.reviews.map((review) => review.id)).toEqual([
+      '2024-05-01-new-roof',
+      '2024-05-01-same-day',
+      '2024-03-10-leak-came-back',
+    ]);
   });
 
   test('combines filters over the built data', async () => {
-    const body = SearchResultSchema.parse(await (await get('/api/reviews/search?mentions_technician=MIKEY&query=cafe')).json());
+    const body = SearchResultSchema.parse(
+      await (await get('/api/reviews/search?mentions_technician=MIKEY&query=cafe')).json(),
+    );
     expect(body.reviews.map((review) => review.id)).toEqual(['2023-11-02-gutters-cafe']);
   });
 
@@ -175,14 +231,21 @@ describe('search', () => {
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    const body = (await response.json()) as { error: string; message: string; issues: { path: unknown[]; code: string; message: string }[] };
+    const body = (await response.json()) as {
+      error: string;
+      message: string;
+      issues: { path: unknown[]; code: string; message: string }[];
+    };
     expect(body.error).toBe('invalid_request');
     expect(body.issues).toContainEqual(expect.objectContaining({ path: [pathName] }));
-    for (const issue of body.issues) expect(Object.keys(issue).sort()).toEqual(['code', 'message', 'path']);
+    for (const issue of body.issues)
+      expect(Object.keys(issue).sort()).toEqual(['code', 'message', 'path']);
   });
 
   test('percent-encoding and + in the query string are decoded', async () => {
-    const body = SearchResultSchema.parse(await (await get('/api/reviews/search?query=caf%C3%A9&mentions_technician=big+mike')).json());
+    const body = SearchResultSchema.parse(
+      await (await get('/api/reviews/search?query=caf%C3%A9&mentions_technician=big+mike')).json(),
+    );
     expect(body.total).toBe(1);
   });
 
@@ -201,17 +264,25 @@ describe('since', () => {
     expect(body.reviews.every((review) => review.date >= '2024-03-10')).toBe(true);
   });
 
-  test.each(['2024-02-30', '2024-1-1', 'yesterday', '2024-01-01T00:00:00Z', '%E0'])('400 for the date %s', async (date) => {
-    const response = await get(`/api/reviews/since/${date}`);
-    expect(response.status).toBe(400);
-    const body = (await response.json()) as { issues: unknown[] };
-    expect(body.issues.length).toBeGreaterThan(0);
-  });
+  test.each(['2024-02-30', '2024-1-1', 'yesterday', '2024-01-01T00:00:00Z', '%E0'])(
+    '400 for the date %s',
+    async (date) => {
+      const response = await get(`/api/reviews/since/${date}`);
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { issues: unknown[] };
+      expect(body.issues.length).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe('errors', () => {
   test('unknown /api paths are 404 JSON', async () => {
-    for (const urlPath of ['/api/nope', '/api/reviews', '/api/reviews/since', '/api/reviews/since/2024-01-01/extra']) {
+    for (const urlPath of [
+      '/api/nope',
+      '/api/reviews',
+      '/api/reviews/since',
+      '/api/reviews/since/2024-01-01/extra',
+    ]) {
       const response = await get(urlPath);
       expect(response.status, urlPath).toBe(404);
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -243,6 +314,8 @@ describe('errors', () => {
   });
 
   test('an Authorization header is ignored', async () => {
-    expect((await get('/reviews.json', { headers: { Authorization: 'Bearer nonsense' } })).status).toBe(200);
+    expect(
+      (await get('/reviews.json', { headers: { Authorization: 'Bearer nonsense' } })).status,
+    ).toBe(200);
   });
 });

@@ -5,7 +5,13 @@ import path from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, test } from 'vitest';
 import { PUBLISHED_PATHS } from '../../src/core/publish.ts';
-import { PATHS, cacheControlForPath, contentTypeForPath, isTopicPath, topicLinkHeader } from '../../src/core/site.ts';
+import {
+  PATHS,
+  cacheControlForPath,
+  contentTypeForPath,
+  isTopicPath,
+  topicLinkHeader,
+} from '../../src/core/site.ts';
 import { CORS_HEADERS } from '../../src/http/respond.ts';
 import { ROOT } from '../support/build-site.ts';
 
@@ -19,14 +25,19 @@ interface NetlifyConfig {
   headers: { for: string; values: Record<string, string> }[];
 }
 
-const config = parse(await readFile(path.join(ROOT, 'netlify.toml'), 'utf8')) as unknown as NetlifyConfig;
+const config = parse(
+  await readFile(path.join(ROOT, 'netlify.toml'), 'utf8'),
+) as unknown as NetlifyConfig;
 
 /** Netlify applies every matching rule; later, more specific rules override earlier ones. */
 function headersFor(urlPath: string): Record<string, string> {
   const merged: Record<string, string> = {};
   for (const rule of config.headers) {
-    const matches = rule.for.endsWith('/*') ? urlPath.startsWith(rule.for.slice(0, -1)) : rule.for === urlPath;
-    if (matches) for (const [name, value] of Object.entries(rule.values)) merged[name.toLowerCase()] = value;
+    const matches = rule.for.endsWith('/*')
+      ? urlPath.startsWith(rule.for.slice(0, -1))
+      : rule.for === urlPath;
+    if (matches)
+      for (const [name, value] of Object.entries(rule.values)) merged[name.toLowerCase()] = value;
   }
   return merged;
 }
@@ -41,13 +52,18 @@ describe.each(PUBLISHED_PATHS)('%s', (urlPath) => {
     const headers = headersFor(urlPath);
     expect(headers['content-type']).toBe(contentTypeForPath(urlPath));
     expect(headers['cache-control']).toBe(cacheControlForPath(urlPath));
-    for (const [name, value] of Object.entries(CORS_HEADERS)) expect(headers[name.toLowerCase()]).toBe(value);
-    expect(headers.link).toBe(isTopicPath(urlPath) ? topicLinkHeader(SITE_URL, urlPath) : undefined);
+    for (const [name, value] of Object.entries(CORS_HEADERS))
+      expect(headers[name.toLowerCase()]).toBe(value);
+    expect(headers.link).toBe(
+      isTopicPath(urlPath) ? topicLinkHeader(SITE_URL, urlPath) : undefined,
+    );
   });
 });
 
 test('fingerprinted assets are immutable, as on the Node server', () => {
-  expect(headersFor('/_astro/index.abc123.css')['cache-control']).toBe(cacheControlForPath('/_astro/index.abc123.css'));
+  expect(headersFor('/_astro/index.abc123.css')['cache-control']).toBe(
+    cacheControlForPath('/_astro/index.abc123.css'),
+  );
 });
 
 test.each([

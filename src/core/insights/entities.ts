@@ -13,13 +13,11 @@ export const EntityStatsSchema = z.object({
     .meta({ description: 'mean rating of those reviews, 2 decimals' }),
 });
 
-export const EntitiesSchema = z
-  .object({
-    technicians: z.array(EntityStatsSchema.extend({ role: z.string().nullable() })),
-    services: z.array(EntityStatsSchema),
-    service_areas: z.array(EntityStatsSchema),
-  })
-  .meta({ id: 'Entities' });
+export const EntitiesSchema = z.object({
+  technicians: z.array(EntityStatsSchema.extend({ role: z.string().nullable() })),
+  services: z.array(EntityStatsSchema),
+  service_areas: z.array(EntityStatsSchema),
+});
 
 export type Entities = z.infer<typeof EntitiesSchema>;
 

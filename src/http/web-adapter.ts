@@ -1,0 +1,28 @@
+// Node ↔ web-standard glue, so a `(Request) => Promise<Response>` handler (MCP) runs inside Express.
+import { Readable } from 'node:stream';
+import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
+
+export function toWebRequest(req: ExpressRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const url = `http://${req.headers.host ?? 'localhost'}${req.originalUrl}`;
+  return new Request(url, {
+    method: req.method,
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+  });
+}
+
+export async function sendWebResponse(res: ExpressResponse, response: Response): Promise<void> {
+  res.status(response.status);
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.end(Buffer.from(await response.arrayBuffer()));
+}

@@ -1,0 +1,188 @@
+// POST /mcp as one web-standard handler, `(Request) => Promise<Response>`: mounted in Express by
+// src/http/app.ts and usable as-is by a serverless function. Each request gets a fresh stateless
+// server and transport with JSON responses; the session is a signed token (session.ts).
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { McpDeps } from './deps.ts';
+import { TOOL_NAMES, createMcpServer } from './server.ts';
+import { createSessionToken, verifySessionToken } from './session.ts';
+
+/** Request bodies are JSON-RPC messages; 64 KiB is far above any legitimate call. */
+export const MCP_MAX_BODY_BYTES = 64 * 1024;
+
+export interface McpHandlerOptions {
+  deps: McpDeps;
+  sessionSecret: string;
+  /** Origins allowed besides requests without an Origin header (the site's own origin first). */
+  allowedOrigins: readonly string[];
+  now?: () => number;
+}
+
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Mcp-Session-Id',
+} as const;
+const PREFLIGHT = {
+  ...CORS,
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version',
+  'Access-Control-Max-Age': '86400',
+};
+
+type JsonRpcId = string | number | null;
+
+function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  id: JsonRpcId = null,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...CORS, ...headers },
+  });
+}
+
+/** Reads at most `limit` bytes; undefined when the body is larger. */
+async function readBody(request: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > limit) return undefined;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function isJsonContentType(value: string | null): boolean {
+  return value !== null && value.split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+function acceptsBoth(value: string | null): boolean {
+  return (
+    value !== null && value.includes('application/json') && value.includes('text/event-stream')
+  );
+}
+
+interface RpcMessage {
+  id?: JsonRpcId;
+  method?: unknown;
+  params?: { name?: unknown };
+}
+
+export function createMcpHandler(
+  options: McpHandlerOptions,
+): (request: Request) => Promise<Response> {
+  const now = options.now ?? Date.now;
+  const allowed = new Set(options.allowedOrigins);
+
+  return async (request) => {
+    if (request.method === 'OPTIONS')
+      return new Response(null, { status: 204, headers: PREFLIGHT });
+    const origin = request.headers.get('origin');
+    // Streamable HTTP §security: validate Origin against DNS rebinding; no Origin (non-browser) is fine.
+    if (origin !== null && !allowed.has(origin))
+      return jsonRpcError(403, -32000, `Forbidden: origin ${origin} is not allowed`);
+    if (request.method !== 'POST') {
+      return jsonRpcError(
+        405,
+        -32000,
+        'Method not allowed: this server answers POST only (no SSE stream, no session deletion)',
+        null,
+        {
+          Allow: 'POST, OPTIONS',
+        },
+      );
+    }
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      return jsonRpcError(
+        415,
+        -32000,
+        'Unsupported Media Type: Content-Type must be application/json',
+      );
+    }
+    if (!acceptsBoth(request.headers.get('accept'))) {
+      return jsonRpcError(
+        406,
+        -32000,
+        'Not Acceptable: Accept must list application/json and text/event-stream',
+      );
+    }
+    const text = await readBody(request, MCP_MAX_BODY_BYTES);
+    if (text === undefined)
+      return jsonRpcError(413, -32000, `Payload Too Large: at most ${MCP_MAX_BODY_BYTES} bytes`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON');
+    }
+
+    const messages = (Array.isArray(body) ? body : [body]) as RpcMessage[];
+    const initializing = messages.some((message) => isInitializeRequest(message));
+    let sessionId: string | undefined;
+    if (initializing) {
+      sessionId = createSessionToken(options.sessionSecret, now());
+    } else {
+      const given = request.headers.get('mcp-session-id');
+      if (!given)
+        return jsonRpcError(
+          400,
+          -32000,
+          'Bad Request: Mcp-Session-Id header is required; send initialize first',
+        );
+      if (!verifySessionToken(options.sessionSecret, given, now())) {
+        return jsonRpcError(404, -32001, 'Session not found: initialize a new session');
+      }
+    }
+
+    // The SDK folds an unknown tool into a tool result; JSON-RPC wants -32602 (MCP tools §errors).
+    if (!Array.isArray(body)) {
+      const message = body as RpcMessage;
+      if (
+        message?.method === 'tools/call' &&
+        message.id !== undefined &&
+        !TOOL_NAMES.has(String(message.params?.name))
+      ) {
+        return jsonRpcError(
+          200,
+          -32602,
+          `Unknown tool: ${String(message.params?.name)}; tools: ${[...TOOL_NAMES].join(', ')}`,
+          message.id,
+        );
+      }
+    }
+
+    const server = createMcpServer(options.deps);
+    const transport = new WebStandardStreamableHTTPServerTransport(
+      initializing
+        ? { sessionIdGenerator: () => sessionId!, enableJsonResponse: true }
+        : { enableJsonResponse: true },
+    );
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(request, { parsedBody: body });
+      const headers = new Headers(response.headers);
+      for (const [name, value] of Object.entries(CORS)) headers.set(name, value);
+      // Buffer the JSON body so the server can be closed before the response is sent.
+      const payload = await response.arrayBuffer();
+      return new Response(payload.byteLength > 0 ? payload : null, {
+        status: response.status,
+        headers,
+      });
+    } finally {
+      await server.close();
+    }
+  };
+}
