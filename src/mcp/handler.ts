@@ -31,6 +31,8 @@ const PREFLIGHT = {
 
 type JsonRpcId = string | number | null;
 
+const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
+
 function jsonRpcError(
   status: number,
   code: number,
@@ -86,14 +88,34 @@ export function createMcpHandler(
 ): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now;
   const allowed = new Set(options.allowedOrigins);
+  const trustedHosts = new Set([
+    ...LOOPBACK_HOSTNAMES,
+    ...options.allowedOrigins.map((origin) => new URL(origin).hostname),
+  ]);
+
+  /**
+   * The configured origins, or a same-origin page (Origin's host equals Host) when that host is
+   * loopback or an allowed site: a rebound name (Host: evil.example) is neither, so it stays out.
+   */
+  function isAllowedOrigin(origin: string, host: string | null): boolean {
+    if (allowed.has(origin)) return true;
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    return host !== null && url.host === host && trustedHosts.has(url.hostname);
+  }
 
   return async (request) => {
     if (request.method === 'OPTIONS')
       return new Response(null, { status: 204, headers: PREFLIGHT });
     const origin = request.headers.get('origin');
     // Streamable HTTP §security: validate Origin against DNS rebinding; no Origin (non-browser) is fine.
-    if (origin !== null && !allowed.has(origin))
+    if (origin !== null && !isAllowedOrigin(origin, request.headers.get('host'))) {
       return jsonRpcError(403, -32000, `Forbidden: origin ${origin} is not allowed`);
+    }
     if (request.method !== 'POST') {
       return jsonRpcError(
         405,

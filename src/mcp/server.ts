@@ -39,7 +39,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       title: `${deps.dataset.business.name} reviews`,
       version: MCP_SERVER_VERSION,
     },
-    { instructions: instructions(deps), capabilities: { tools: {}, resources: {} } },
+    { instructions: instructions(deps), capabilities: { tools: {}, resources: {}, logging: {} } },
   );
   for (const [, register] of TOOL_REGISTRARS) register(server, deps);
   for (const resource of deps.resources) {

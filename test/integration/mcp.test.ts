@@ -370,3 +370,22 @@ describe('sessions across instances', () => {
     }
   });
 });
+
+describe('DNS rebinding protection', () => {
+  test('a same-origin page on a loopback host is accepted', async () => {
+    const { host } = new URL(server.url);
+    expect((await post(server.url, INITIALIZE, { Origin: `http://${host}` })).status).toBe(200);
+  });
+
+  test('a rebound name is refused even when Origin and Host agree', async () => {
+    const response = await post(server.url, INITIALIZE, {
+      Origin: 'http://evil.example.com',
+      Host: 'evil.example.com',
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+test('logging/setLevel is accepted (logging capability)', async () => {
+  await expect(client.setLoggingLevel('warning')).resolves.toEqual({});
+});
