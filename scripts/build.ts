@@ -1,6 +1,6 @@
 // `npm run build`: validate the content, pre-render datasets, feeds and pages with Astro into
 // DIST_DIR/client, then write the manifest the server serves them from.
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'astro';
@@ -19,10 +19,14 @@ async function main(): Promise<void> {
   for (const skipped of content.skipped) console.log(`skipped ${skipped.file}: ${skipped.reason}`);
   provideBuildSite(createBuildSite(config.SITE_URL, content));
 
+  // Build beside DIST_DIR and swap it in at the end, so a failed build leaves the last good site.
   const distDir = path.resolve(config.DIST_DIR);
+  const staging = `${distDir}.staging`;
+  await rm(staging, { recursive: true, force: true });
+  await build({ root, logLevel: 'warn', outDir: staging });
+  const manifest = await writeManifest(staging, await contentLastModified(config.CONTENT_DIR));
   await rm(distDir, { recursive: true, force: true });
-  await build({ root, logLevel: 'warn' });
-  const manifest = await writeManifest(distDir, await contentLastModified(config.CONTENT_DIR));
+  await rename(staging, distDir);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `built ${content.reviews.length} reviews (${content.skipped.length} skipped), ${Object.keys(manifest.files).length} files into ${distDir} in ${seconds}s`,

@@ -25,7 +25,8 @@ const url = await new Promise<string>((resolve, reject) => {
 try {
   const client = new Client({ name: 'mcp-latency', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
-  for (let i = 0; i < 20; i += 1) await client.callTool({ name: 'search_reviews', arguments: args });
+  for (let i = 0; i < 20; i += 1)
+    await client.callTool({ name: 'search_reviews', arguments: args });
   const samples: number[] = [];
   for (let i = 0; i < calls; i += 1) {
     const started = performance.now();
@@ -34,9 +35,17 @@ try {
   }
   await client.close();
   samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)]!;
+  const at = (q: number) =>
+    samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)]!;
   console.log(
-    JSON.stringify({ tool: 'search_reviews', arguments: args, calls, median_ms: +at(0.5).toFixed(2), p99_ms: +at(0.99).toFixed(2), max_ms: +at(1).toFixed(2) }),
+    JSON.stringify({
+      tool: 'search_reviews',
+      arguments: args,
+      calls,
+      median_ms: +at(0.5).toFixed(2),
+      p99_ms: +at(0.99).toFixed(2),
+      max_ms: +at(1).toFixed(2),
+    }),
   );
 } finally {
   server.kill('SIGTERM');

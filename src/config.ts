@@ -14,12 +14,21 @@ const positiveInt = z
   .transform(Number)
   .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 
+// zod runs this refinement even when the URL check before it failed, so it must not throw.
+function isBaseUrl(value: string): boolean {
+  const url = URL.parse(value);
+  return url === null || (!/[?#]/.test(value) && url.username === '' && url.password === '');
+}
+
 const ConfigSchema = z.object({
   SITE_URL: z
     .url({
       protocol: /^https?$/,
       message: 'expected an absolute http(s) URL such as https://reviews.example.com',
     })
+    // It is `{base_url}`: every published URL is `${SITE_URL}/path`, so a query, fragment or
+    // credentials would end up inside (or in front of) every path.
+    .refine(isBaseUrl, { message: 'expected a base URL without credentials, ?query or #fragment' })
     .default('http://localhost:4321')
     .transform((url) => url.replace(/\/+$/, '')),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -42,6 +51,9 @@ const ConfigSchema = z.object({
       message: 'expected comma-separated milliseconds such as 60000,600000',
     })
     .transform((value) => value.split(',').map(Number))
+    .refine((delays) => delays.every(Number.isSafeInteger), {
+      message: `each delay must be at most ${Number.MAX_SAFE_INTEGER} ms`,
+    })
     .default([60000, 600000]),
   WEBSUB_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: positiveInt.default(100),

@@ -14,7 +14,9 @@ async function gitTime(contentDir: string): Promise<Date | undefined> {
     if (status.stdout.trim() !== '') return undefined;
     const log = await run('git', ['log', '-1', '--format=%ct', '--', '.'], { cwd });
     const seconds = Number(log.stdout.trim());
-    return log.stdout.trim() !== '' && Number.isFinite(seconds) ? new Date(seconds * 1000) : undefined;
+    return log.stdout.trim() !== '' && Number.isFinite(seconds)
+      ? new Date(seconds * 1000)
+      : undefined;
   } catch {
     // Not a git checkout, or git is missing: fall back to file times, which is still monotonic.
     return undefined;

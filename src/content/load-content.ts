@@ -5,9 +5,19 @@ import path from 'node:path';
 import matter from 'gray-matter';
 import yaml from 'js-yaml';
 import { z } from 'zod';
-import { toIssues } from '../core/errors.ts';
-import { BusinessSchema, ReviewFrontMatterSchema, compareNewestFirst, type Business, type Review } from '../core/review.ts';
-import { InsightsEditorialSchema, FaqSchema, type InsightsEditorial } from '../core/insights/editorial.ts';
+import {
+  BusinessSchema,
+  ReviewFrontMatterSchema,
+  SlugSchema,
+  compareNewestFirst,
+  type Business,
+  type Review,
+} from '../core/review.ts';
+import {
+  InsightsEditorialSchema,
+  FaqSchema,
+  type InsightsEditorial,
+} from '../core/insights/editorial.ts';
 import { absoluteUrl, reviewPagePath } from '../core/site.ts';
 
 export interface ContentProblem {
@@ -22,7 +32,9 @@ export class ContentError extends Error {
   constructor(problems: ContentProblem[]) {
     super(
       `${problems.length} content problem${problems.length === 1 ? '' : 's'}:\n` +
-        problems.map((p) => `  ${p.file}${p.field ? ` › ${p.field}` : ''}: ${p.message}`).join('\n'),
+        problems
+          .map((p) => `  ${p.file}${p.field ? ` › ${p.field}` : ''}: ${p.message}`)
+          .join('\n'),
     );
     this.name = 'ContentError';
     this.problems = problems;
@@ -49,12 +61,88 @@ export interface LoadContentOptions {
 
 // DECISIONS §3: YAML's timestamp type would turn `2023-02-30` into 2 March; the core schema keeps
 // dates as the strings the business wrote, so the date schema can reject impossible ones.
+// gray-matter also honours `---js` (it evals the block) and other languages named after the
+// opening fence: front matter is YAML only, so those engines refuse instead of running code.
+const refuseEngine = (language: string) => () => {
+  throw new Error(`front matter must be YAML, not ${language} (remove "${language}" after ---)`);
+};
 const frontMatterOptions = {
-  engines: { yaml: (source: string) => yaml.load(source, { schema: yaml.CORE_SCHEMA }) as object },
+  engines: {
+    yaml: (source: string) => yaml.load(source, { schema: yaml.CORE_SCHEMA }) as object,
+    javascript: refuseEngine('javascript'),
+    json: refuseEngine('json'),
+    coffee: refuseEngine('coffee'),
+  },
 };
 
-function fieldOf(issuePath: readonly (string | number)[]): string {
-  return issuePath.join('.');
+function fieldOf(issuePath: readonly PropertyKey[]): string {
+  return issuePath.map(String).join('.');
+}
+
+/** The keys a strict object schema allows at `issuePath` (through optionals, defaults, arrays). */
+function knownKeysAt(schema: z.ZodType, issuePath: readonly PropertyKey[]): string[] {
+  const unwrap = (node: unknown): unknown => {
+    let current = node;
+    while (
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodDefault ||
+      current instanceof z.ZodNullable
+    ) {
+      current = current.unwrap();
+    }
+    return current;
+  };
+  let node = unwrap(schema);
+  for (const part of issuePath) {
+    if (node instanceof z.ZodObject && typeof part === 'string') node = unwrap(node.shape[part]);
+    else if (node instanceof z.ZodArray) node = unwrap(node.element);
+    else return [];
+  }
+  return node instanceof z.ZodObject ? Object.keys(node.shape) : [];
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * zod issues as content problems. An unknown key (zod's `unrecognized_keys`, whose path is the
+ * enclosing object) is reported at the key itself, with the closest known key as a suggestion.
+ */
+function problemsFromZod(
+  schema: z.ZodType,
+  error: z.ZodError,
+  report: (field: string, message: string) => void,
+): void {
+  for (const issue of error.issues) {
+    if (issue.code !== 'unrecognized_keys') {
+      report(fieldOf(issue.path), issue.message);
+      continue;
+    }
+    const known = knownKeysAt(schema, issue.path);
+    for (const key of issue.keys) {
+      const closest = known
+        .map((candidate) => ({ candidate, distance: editDistance(key, candidate) }))
+        .sort((a, b) => a.distance - b.distance)[0];
+      const hint =
+        closest && closest.distance <= 2
+          ? `did you mean "${closest.candidate}"?`
+          : `known keys: ${known.join(', ')}`;
+      report(fieldOf([...issue.path, key]), `unknown key "${key}"; ${hint}`);
+    }
+  }
 }
 
 async function listMarkdown(dir: string): Promise<string[]> {
@@ -71,42 +159,74 @@ async function listMarkdown(dir: string): Promise<string[]> {
     .sort();
 }
 
-async function readJson(file: string, display: string, problems: ContentProblem[]): Promise<unknown> {
+type JsonFile = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'parsed'; value: unknown };
+
+// A file whose JSON is literally `null` is parsed (and then fails its schema); only a syntax error
+// is `invalid`, already reported here.
+async function readJson(
+  file: string,
+  display: string,
+  problems: ContentProblem[],
+): Promise<JsonFile> {
   let source: string;
   try {
     source = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     throw error;
   }
   try {
-    return JSON.parse(source) as unknown;
+    return { kind: 'parsed', value: JSON.parse(source) as unknown };
   } catch (error) {
-    problems.push({ file: display, field: '', message: `is not valid JSON (${(error as Error).message})` });
-    return null;
+    problems.push({
+      file: display,
+      field: '',
+      message: `is not valid JSON (${(error as Error).message})`,
+    });
+    return { kind: 'invalid' };
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Calls `check` for each well-formed id in a front matter list (malformed ones are the schema's). */
+function checkIds(list: unknown, check: (id: string, index: number) => void): void {
+  if (!Array.isArray(list)) return;
+  list.forEach((id: unknown, index) => {
+    if (typeof id === 'string' && SlugSchema.safeParse(id).success) check(id, index);
+  });
 }
 
 function laterOf(a: string, b: string | undefined): string {
   return b !== undefined && b > a ? b : a;
 }
 
-export async function loadContent({ contentDir, siteUrl }: LoadContentOptions): Promise<SiteContent> {
+export async function loadContent({
+  contentDir,
+  siteUrl,
+}: LoadContentOptions): Promise<SiteContent> {
   const problems: ContentProblem[] = [];
   const display = (file: string) => path.relative(process.cwd(), file) || file;
 
   const businessFile = path.join(contentDir, 'business.json');
   const businessSource = await readJson(businessFile, display(businessFile), problems);
-  if (businessSource === undefined) {
-    throw new ContentError([{ file: display(businessFile), field: '', message: 'is missing: the business metadata is required' }]);
+  if (businessSource.kind === 'missing') {
+    throw new ContentError([
+      {
+        file: display(businessFile),
+        field: '',
+        message: 'is missing: the business metadata is required',
+      },
+    ]);
   }
-  const businessResult = BusinessSchema.safeParse(businessSource);
+  if (businessSource.kind === 'invalid') throw new ContentError(problems);
+  const businessResult = BusinessSchema.safeParse(businessSource.value);
   if (!businessResult.success) {
-    if (businessSource !== null) {
-      for (const issue of toIssues(businessResult.error)) {
-        problems.push({ file: display(businessFile), field: fieldOf(issue.path), message: issue.message });
-      }
-    }
+    problemsFromZod(BusinessSchema, businessResult.error, (field, message) =>
+      problems.push({ file: display(businessFile), field, message }),
+    );
     throw new ContentError(problems);
   }
   const business = businessResult.data;
@@ -120,7 +240,8 @@ export async function loadContent({ contentDir, siteUrl }: LoadContentOptions): 
   const reviewsDir = path.join(contentDir, 'reviews');
   for (const file of await listMarkdown(reviewsDir)) {
     const shown = display(file);
-    const report = (field: string, message: string) => problems.push({ file: shown, field, message });
+    const report = (field: string, message: string) =>
+      problems.push({ file: shown, field, message });
     const id = path.basename(file, '.md');
     if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) {
       report('', `file name must be a kebab-case id (a-z, 0-9, -) followed by .md; "${id}" is not`);
@@ -141,38 +262,55 @@ export async function loadContent({ contentDir, siteUrl }: LoadContentOptions): 
       report('front matter', `is not valid YAML (${(error as Error).message.split('\n')[0]})`);
       continue;
     }
+    // Every problem in the file is reported at once: the schema's, the missing text, and the
+    // cross-references of whatever ids are well-formed, even when other fields are wrong.
+    const raw: Record<string, unknown> = isRecord(parsed.data) ? parsed.data : {};
     const result = ReviewFrontMatterSchema.safeParse(parsed.data);
-    if (!result.success) {
-      for (const issue of toIssues(result.error)) report(fieldOf(issue.path), issue.message);
-      continue;
-    }
-    const fm = result.data;
-    const text = parsed.content.trim();
-    let ok = true;
+    let ok = result.success;
     const fail = (field: string, message: string) => {
       report(field, message);
       ok = false;
     };
-    if (text.length === 0) fail('text', 'the review text (the body after the front matter) is missing');
-    fm.technicians.forEach((tech, index) => {
+    if (!result.success) problemsFromZod(ReviewFrontMatterSchema, result.error, report);
+    const text = parsed.content.trim();
+    if (text.length === 0)
+      fail('text', 'the review text (the body after the front matter) is missing');
+    checkIds(raw['technicians'], (tech, index) => {
       if (!technicianNames.has(tech)) {
-        fail(`technicians.${index}`, `unknown technician id "${tech}"; known ids: ${[...technicianNames.keys()].join(', ')}`);
+        fail(
+          `technicians.${index}`,
+          `unknown technician id "${tech}"; known ids: ${[...technicianNames.keys()].join(', ')}`,
+        );
       }
     });
-    fm.services.forEach((service, index) => {
+    checkIds(raw['services'], (service, index) => {
       if (!serviceIds.has(service)) {
-        fail(`services.${index}`, `unknown service id "${service}"; known ids: ${[...serviceIds].join(', ')}`);
+        fail(
+          `services.${index}`,
+          `unknown service id "${service}"; known ids: ${[...serviceIds].join(', ')}`,
+        );
       }
     });
-    if (fm.service_area !== undefined && !areaIds.has(fm.service_area)) {
-      fail('service_area', `unknown service area id "${fm.service_area}"; known ids: ${[...areaIds].join(', ')}`);
+    const area = raw['service_area'];
+    if (typeof area === 'string' && SlugSchema.safeParse(area).success && !areaIds.has(area)) {
+      fail(
+        'service_area',
+        `unknown service area id "${area}"; known ids: ${[...areaIds].join(', ')}`,
+      );
     }
-    if (fm.updated !== undefined && fm.updated < fm.date) fail('updated', `must be on or after date (${fm.date})`);
-    if (fm.reply !== undefined && fm.reply.date < fm.date) fail('reply.date', `must be on or after date (${fm.date})`);
+    if (!result.success) continue;
+    const fm = result.data;
+    if (fm.updated !== undefined && fm.updated < fm.date)
+      fail('updated', `must be on or after date (${fm.date})`);
+    if (fm.reply !== undefined && fm.reply.date < fm.date)
+      fail('reply.date', `must be on or after date (${fm.date})`);
     if (!ok) continue;
 
     if (fm.verification === undefined) {
-      skipped.push({ file: shown, reason: 'no verification: unverified reviews are not published' });
+      skipped.push({
+        file: shown,
+        reason: 'no verification: unverified reviews are not published',
+      });
       continue;
     }
     reviews.push({
@@ -201,6 +339,8 @@ export async function loadContent({ contentDir, siteUrl }: LoadContentOptions): 
   return { business, reviews, skipped, editorial };
 }
 
+const SummaryFrontMatterSchema = z.object({ title: z.string().trim().min(1) }).strict();
+
 async function loadEditorial(
   dir: string,
   display: (file: string) => string,
@@ -208,30 +348,42 @@ async function loadEditorial(
 ): Promise<InsightsEditorial> {
   const faqFile = path.join(dir, 'faq.json');
   const faqSource = await readJson(faqFile, display(faqFile), problems);
-  const faq = faqSource === undefined ? { success: true as const, data: [] } : FaqSchema.safeParse(faqSource);
-  if (!faq.success && faqSource !== null) {
-    for (const issue of toIssues(faq.error)) problems.push({ file: display(faqFile), field: fieldOf(issue.path), message: issue.message });
+  const faq =
+    faqSource.kind === 'parsed'
+      ? FaqSchema.safeParse(faqSource.value)
+      : { success: true as const, data: [] };
+  if (!faq.success) {
+    problemsFromZod(FaqSchema, faq.error, (field, message) =>
+      problems.push({ file: display(faqFile), field, message }),
+    );
   }
 
   const summaryFile = path.join(dir, 'summary.md');
   let summary: InsightsEditorial['summary'] = null;
   try {
     const parsed = matter(await readFile(summaryFile, 'utf8'), { ...frontMatterOptions });
-    const result = z
-      .object({ title: z.string().trim().min(1) })
-      .strict()
-      .safeParse(parsed.data);
+    const result = SummaryFrontMatterSchema.safeParse(parsed.data);
     const text = parsed.content.trim();
     if (!result.success) {
-      for (const issue of toIssues(result.error)) problems.push({ file: display(summaryFile), field: fieldOf(issue.path), message: issue.message });
+      problemsFromZod(SummaryFrontMatterSchema, result.error, (field, message) =>
+        problems.push({ file: display(summaryFile), field, message }),
+      );
     } else if (text.length === 0) {
-      problems.push({ file: display(summaryFile), field: 'text', message: 'the summary text (after the front matter) is missing' });
+      problems.push({
+        file: display(summaryFile),
+        field: 'text',
+        message: 'the summary text (after the front matter) is missing',
+      });
     } else {
       summary = { title: result.data.title, text };
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      problems.push({ file: display(summaryFile), field: 'front matter', message: `cannot be read (${(error as Error).message.split('\n')[0]})` });
+      problems.push({
+        file: display(summaryFile),
+        field: 'front matter',
+        message: `cannot be read (${(error as Error).message.split('\n')[0]})`,
+      });
     }
   }
   return InsightsEditorialSchema.parse({ faq: faq.success ? faq.data : [], summary });

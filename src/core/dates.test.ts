@@ -79,9 +79,12 @@ describe('IsoDateSchema', () => {
     },
   );
 
-  test.each([20240101, new Date('2024-01-01'), null, undefined])('rejects the non-string %s', (value) => {
-    expect(IsoDateSchema.safeParse(value).success).toBe(false);
-  });
+  test.each([20240101, new Date('2024-01-01'), null, undefined])(
+    'rejects the non-string %s',
+    (value) => {
+      expect(IsoDateSchema.safeParse(value).success).toBe(false);
+    },
+  );
 });
 
 describe('isoDateToTimestamp', () => {

@@ -1,0 +1,887 @@
+// Unit tests for loadContent: every content rule of DECISIONS §3 fails with file, field and what is
+// expected, and the published records follow §4. Each case writes its own content into a temp dir.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import { afterEach, describe, expect, test } from 'vitest';
+import { ReviewSchema } from '../core/review.ts';
+import { ContentError, loadContent, type ContentProblem } from './load-content.ts';
+
+const SITE_URL = 'https://reviews.test.example';
+const REAL_CONTENT = path.resolve(import.meta.dirname, '../../content');
+
+type Json = Record<string, unknown>;
+
+function makeBusiness(overrides: Json = {}): Json {
+  return {
+    name: 'Test Roofing',
+    founded_year: 2005,
+    contact: { email: 'office@test-roofing.example' },
+    address: {
+      street_address: '1 Main St',
+      locality: 'Springfield',
+      region: 'OR',
+      postal_code: '97477',
+      country_code: 'US',
+    },
+    timezone: 'America/Los_Angeles',
+    services: [
+      { id: 'roof-replacement', name: 'Roof Replacement' },
+      { id: 'leak-repair', name: 'Leak Repair' },
+    ],
+    technicians: [
+      { id: 'mike-alvarez', name: 'Mike Álvarez', aliases: ['Mikey'] },
+      { id: 'sam-lee', name: 'Sam Lee' },
+    ],
+    service_areas: [
+      { id: 'springfield', name: 'Springfield' },
+      { id: 'eugene', name: 'Eugene' },
+    ],
+    ...overrides,
+  };
+}
+
+/** Front matter of a valid, verified review; `undefined` in overrides removes a key. */
+function makeFrontMatter(overrides: Json = {}): Json {
+  const merged: Json = {
+    rating: 5,
+    date: '2024-05-01',
+    author: 'Jane D.',
+    source: 'google',
+    verification: 'job_record_match',
+    technicians: ['mike-alvarez'],
+    services: ['roof-replacement'],
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
+}
+
+const tempDirs: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function makeContentDir(business: Json = makeBusiness()): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'load-content-'));
+  tempDirs.push(dir);
+  await mkdir(path.join(dir, 'reviews'));
+  await writeBusiness(dir, business);
+  return dir;
+}
+
+async function writeBusiness(dir: string, business: Json | string): Promise<void> {
+  const source = typeof business === 'string' ? business : JSON.stringify(business, null, 2);
+  await writeFile(path.join(dir, 'business.json'), source);
+}
+
+/**
+ * Writes `reviews/<rel>.md`. Front matter given as an object is dumped as YAML (strings that look
+ * like dates come out quoted); given as a string it is written verbatim, for unquoted dates and
+ * broken YAML.
+ */
+async function writeReview(
+  dir: string,
+  rel: string,
+  frontMatter: Json | string = makeFrontMatter(),
+  body = 'They replaced our roof in two days and left the yard clean.',
+): Promise<string> {
+  const file = path.join(dir, 'reviews', `${rel}.md`);
+  await mkdir(path.dirname(file), { recursive: true });
+  const yamlText = typeof frontMatter === 'string' ? frontMatter : yaml.dump(frontMatter);
+  await writeFile(file, `---\n${yamlText.trimEnd()}\n---\n${body}\n`);
+  return file;
+}
+
+async function writeInsight(dir: string, name: string, source: string): Promise<void> {
+  await mkdir(path.join(dir, 'insights'), { recursive: true });
+  await writeFile(path.join(dir, 'insights', name), source);
+}
+
+/** How the loader names a file in its problems (relative to the working directory). */
+function shown(dir: string, ...parts: string[]): string {
+  return path.relative(process.cwd(), path.join(dir, ...parts));
+}
+
+function load(dir: string, siteUrl = SITE_URL) {
+  return loadContent({ contentDir: dir, siteUrl });
+}
+
+async function problemsOf(dir: string): Promise<ContentProblem[]> {
+  const error = await load(dir).then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ContentError);
+  return (error as ContentError).problems;
+}
+
+async function expectOnlyProblem(
+  dir: string,
+  expected: { file: string; field: string; message: string | RegExp },
+): Promise<void> {
+  const problems = await problemsOf(dir);
+  expect(problems).toEqual([
+    {
+      file: expected.file,
+      field: expected.field,
+      message:
+        typeof expected.message === 'string'
+          ? expected.message
+          : expect.stringMatching(expected.message),
+    },
+  ]);
+}
+
+describe('review cross-references', () => {
+  test('an unknown technician id fails with technicians.<index> and the known ids', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'bad-tech', makeFrontMatter({ technicians: ['sam-lee', 'bob-smith'] }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/bad-tech.md'),
+      field: 'technicians.1',
+      message: 'unknown technician id "bob-smith"; known ids: mike-alvarez, sam-lee',
+    });
+  });
+
+  test('an unknown service id fails with services.<index> and the known ids', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'bad-service', makeFrontMatter({ services: ['chimney'] }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/bad-service.md'),
+      field: 'services.0',
+      message: 'unknown service id "chimney"; known ids: roof-replacement, leak-repair',
+    });
+  });
+
+  test('an unknown service_area fails with the known area ids', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'bad-area', makeFrontMatter({ service_area: 'portland' }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/bad-area.md'),
+      field: 'service_area',
+      message: 'unknown service area id "portland"; known ids: springfield, eugene',
+    });
+  });
+});
+
+describe('review dates', () => {
+  const unquoted = (field: string, value: string) =>
+    [
+      'rating: 5',
+      'date: 2024-05-01',
+      'author: Jane D.',
+      'source: google',
+      'verification: job_record_match',
+      'technicians: [mike-alvarez]',
+      'services: [roof-replacement]',
+    ]
+      .filter((line) => !line.startsWith(`${field}:`))
+      .concat(`${field}: ${value}`)
+      .join('\n');
+
+  test('an impossible date written unquoted fails instead of rolling over to March', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'feb-30', unquoted('date', '2023-02-30'));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/feb-30.md'),
+      field: 'date',
+      message: 'expected a real calendar date (YYYY-MM-DD)',
+    });
+  });
+
+  test('an impossible date written quoted fails the same way', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'feb-30', unquoted('date', '"2023-02-30"'));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/feb-30.md'),
+      field: 'date',
+      message: 'expected a real calendar date (YYYY-MM-DD)',
+    });
+  });
+
+  test.each(['updated', 'verified_on'])('an impossible unquoted %s fails', async (field) => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'bad-date', unquoted(field, '2024-06-31'));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/bad-date.md'),
+      field,
+      message: 'expected a real calendar date (YYYY-MM-DD)',
+    });
+  });
+
+  test('an impossible unquoted reply date fails with reply.date', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'bad-reply',
+      `${unquoted('date', '2024-05-01')}\nreply:\n  date: 2024-13-01\n  text: Thanks!`,
+    );
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/bad-reply.md'),
+      field: 'reply.date',
+      message: 'expected a real calendar date (YYYY-MM-DD)',
+    });
+  });
+
+  test('a date not written YYYY-MM-DD fails with the expected format', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'us-date', makeFrontMatter({ date: '05/01/2024' }));
+    const problems = await problemsOf(dir);
+    expect(problems).toContainEqual({
+      file: shown(dir, 'reviews/us-date.md'),
+      field: 'date',
+      message: 'expected a date written YYYY-MM-DD',
+    });
+  });
+
+  test('unquoted valid dates are published exactly as written', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'unquoted',
+      `${unquoted('date', '2024-02-29')}\nverified_on: 2024-03-01\nupdated: 2024-03-02`,
+    );
+    const [review] = (await load(dir)).reviews;
+    expect(review).toMatchObject({
+      date: '2024-02-29',
+      verification: { verified_on: '2024-03-01' },
+      updated: '2024-03-02',
+    });
+  });
+
+  test('updated before date fails with updated', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'early-update', makeFrontMatter({ updated: '2024-04-30' }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/early-update.md'),
+      field: 'updated',
+      message: 'must be on or after date (2024-05-01)',
+    });
+  });
+
+  test('an owner reply dated before the review fails with reply.date', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'early-reply',
+      makeFrontMatter({ reply: { date: '2024-04-01', text: 'Thank you!' } }),
+    );
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/early-reply.md'),
+      field: 'reply.date',
+      message: 'must be on or after date (2024-05-01)',
+    });
+  });
+});
+
+describe('review rating, text and enums', () => {
+  test.each([
+    [0, 'Too small: expected number to be >=1'],
+    [6, 'Too big: expected number to be <=5'],
+    [4.5, 'expected a whole number of stars'],
+  ])('rating %s fails with the range or whole-number rule', async (rating, message) => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'bad-rating', makeFrontMatter({ rating }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/bad-rating.md'),
+      field: 'rating',
+      message,
+    });
+  });
+
+  test.each([
+    ['an empty body', ''],
+    ['a whitespace-only body', '  \n\t\n'],
+  ])('%s fails as missing text', async (_name, body) => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'no-text', makeFrontMatter(), body);
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/no-text.md'),
+      field: 'text',
+      message: 'the review text (the body after the front matter) is missing',
+    });
+  });
+
+  test('a bad source names the allowed platforms', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'bad-source', makeFrontMatter({ source: 'goggle' }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/bad-source.md'),
+      field: 'source',
+      message: /expected one of .*"google".*"other"/,
+    });
+  });
+
+  test('a bad verification names the allowed methods', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'bad-verification', makeFrontMatter({ verification: 'manual' }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/bad-verification.md'),
+      field: 'verification',
+      message:
+        /expected one of "job_record_match"\|"invitation_link"\|"platform_verified"\|"manual_check"/,
+    });
+  });
+
+  test('a missing author is reported by name', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'no-author', makeFrontMatter({ author: undefined }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/no-author.md'),
+      field: 'author',
+      message: /expected string, received undefined/,
+    });
+  });
+});
+
+describe('review files and front matter', () => {
+  test('the same file name in two subfolders of reviews/ is a duplicate id', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, '2023/new-roof');
+    await writeReview(dir, 'archive/new-roof');
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/archive/new-roof.md'),
+      field: '',
+      message: `duplicate review id "new-roof" (also ${shown(dir, 'reviews/2023/new-roof.md')})`,
+    });
+  });
+
+  test.each(['New_Roof', 'new roof', 'new--roof', 'New-Roof'])(
+    'the non-kebab file name "%s.md" fails',
+    async (name) => {
+      const dir = await makeContentDir();
+      await writeReview(dir, name);
+      await expectOnlyProblem(dir, {
+        file: shown(dir, `reviews/${name}.md`),
+        field: '',
+        message: `file name must be a kebab-case id (a-z, 0-9, -) followed by .md; "${name}" is not`,
+      });
+    },
+  );
+
+  test('an unknown front matter key is reported at the key with the closest known key', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'typo', makeFrontMatter({ rating: undefined, ratng: 5 }));
+    const problems = await problemsOf(dir);
+    const file = shown(dir, 'reviews/typo.md');
+    expect(problems).toEqual([
+      { file, field: 'rating', message: 'Invalid input: expected number, received undefined' },
+      { file, field: 'ratng', message: 'unknown key "ratng"; did you mean "rating"?' },
+    ]);
+  });
+
+  test('an unknown key far from any known one lists the known keys', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'extra', makeFrontMatter({ customer_phone: '555-0100' }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/extra.md'),
+      field: 'customer_phone',
+      message: /^unknown key "customer_phone"; known keys: rating, date, .*, private$/,
+    });
+  });
+
+  test('an unknown key inside reply is reported at reply.<key>', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'reply-typo',
+      makeFrontMatter({ reply: { date: '2024-05-02', txt: 'Hi' } }),
+    );
+    const problems = await problemsOf(dir);
+    const file = shown(dir, 'reviews/reply-typo.md');
+    expect(problems).toEqual([
+      { file, field: 'reply.text', message: 'Invalid input: expected string, received undefined' },
+      { file, field: 'reply.txt', message: 'unknown key "txt"; did you mean "text"?' },
+    ]);
+  });
+
+  test('invalid YAML fails with the parser message', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'broken-yaml',
+      'rating: 5\ntechnicians: [mike-alvarez\ndate: "2024-05-01"',
+    );
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/broken-yaml.md'),
+      field: 'front matter',
+      message: /^is not valid YAML \(.+\)$/,
+    });
+  });
+
+  test('a duplicated YAML key is invalid YAML', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'twice', `${yaml.dump(makeFrontMatter())}rating: 4`);
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/twice.md'),
+      field: 'front matter',
+      message: /^is not valid YAML \(duplicated mapping key/,
+    });
+  });
+
+  test('JavaScript front matter (---js) is refused, not evaluated', async () => {
+    const dir = await makeContentDir();
+    const file = path.join(dir, 'reviews', 'script.md');
+    await writeFile(
+      file,
+      '---js\n(globalThis.__frontMatterRan = true, { rating: 5, date: "2024-05-01", author: "A", source: "google" })\n---\nText.\n',
+    );
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/script.md'),
+      field: 'front matter',
+      message: /front matter must be YAML, not javascript/,
+    });
+    expect((globalThis as { __frontMatterRan?: boolean }).__frontMatterRan).toBeUndefined();
+  });
+
+  test('front matter that is a list, not a mapping, fails', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'list', '- rating: 5');
+    const problems = await problemsOf(dir);
+    expect(problems).toContainEqual({
+      file: shown(dir, 'reviews/list.md'),
+      field: '',
+      message: 'Invalid input: expected object, received array',
+    });
+  });
+});
+
+describe('business.json', () => {
+  test('a missing required field is named', async () => {
+    const dir = await makeContentDir(makeBusiness({ name: undefined }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'business.json'),
+      field: 'name',
+      message: 'Invalid input: expected string, received undefined',
+    });
+  });
+
+  test('a missing nested field is named by its path', async () => {
+    const business = makeBusiness();
+    delete (business['address'] as Json)['locality'];
+    const dir = await makeContentDir(business);
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'business.json'),
+      field: 'address.locality',
+      message: 'Invalid input: expected string, received undefined',
+    });
+  });
+
+  test('an unknown key is reported at the key with the closest known key', async () => {
+    const dir = await makeContentDir(makeBusiness({ founded_yaer: 2005 }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'business.json'),
+      field: 'founded_yaer',
+      message: 'unknown key "founded_yaer"; did you mean "founded_year"?',
+    });
+  });
+
+  test('an unknown key inside a technician is reported at technicians.<index>.<key>', async () => {
+    const dir = await makeContentDir(
+      makeBusiness({ technicians: [{ id: 'sam-lee', name: 'Sam Lee', alias: ['Sammy'] }] }),
+    );
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'business.json'),
+      field: 'technicians.0.alias',
+      message: 'unknown key "alias"; did you mean "aliases"?',
+    });
+  });
+
+  test('a timezone that is not IANA fails', async () => {
+    const dir = await makeContentDir(makeBusiness({ timezone: 'Mars/Olympus_Mons' }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'business.json'),
+      field: 'timezone',
+      message: 'expected an IANA time zone',
+    });
+  });
+
+  test('a duplicate technician id fails at the second one', async () => {
+    const dir = await makeContentDir(
+      makeBusiness({
+        technicians: [
+          { id: 'sam-lee', name: 'Sam Lee' },
+          { id: 'sam-lee', name: 'Samuel Lee' },
+        ],
+      }),
+    );
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'business.json'),
+      field: 'technicians.1.id',
+      message: 'duplicate id "sam-lee"',
+    });
+  });
+
+  test('invalid JSON fails with the parser message', async () => {
+    const dir = await makeContentDir();
+    await writeBusiness(dir, '{ "name": "Test Roofing", }');
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'business.json'),
+      field: '',
+      message: /^is not valid JSON \(.+\)$/,
+    });
+  });
+
+  test('JSON null is reported, not an empty list of problems', async () => {
+    const dir = await makeContentDir();
+    await writeBusiness(dir, 'null');
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'business.json'),
+      field: '',
+      message: 'Invalid input: expected object, received null',
+    });
+  });
+
+  test('a missing business.json fails', async () => {
+    const dir = await makeContentDir();
+    await rm(path.join(dir, 'business.json'));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'business.json'),
+      field: '',
+      message: 'is missing: the business metadata is required',
+    });
+  });
+});
+
+describe('insights/faq.json', () => {
+  test('a missing answer is named by index', async () => {
+    const dir = await makeContentDir();
+    await writeInsight(dir, 'faq.json', JSON.stringify([{ question: 'Do you fix leaks?' }]));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'insights/faq.json'),
+      field: '0.answer',
+      message: 'Invalid input: expected string, received undefined',
+    });
+  });
+
+  test('an unknown key is reported at the key', async () => {
+    const dir = await makeContentDir();
+    await writeInsight(
+      dir,
+      'faq.json',
+      JSON.stringify([{ question: 'Q?', answer: 'A.', anwser: 'A.' }]),
+    );
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'insights/faq.json'),
+      field: '0.anwser',
+      message: 'unknown key "anwser"; did you mean "answer"?',
+    });
+  });
+
+  test('invalid JSON fails', async () => {
+    const dir = await makeContentDir();
+    await writeInsight(dir, 'faq.json', '[{"question": "Q?"');
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'insights/faq.json'),
+      field: '',
+      message: /^is not valid JSON/,
+    });
+  });
+
+  test('JSON null fails instead of publishing an empty FAQ', async () => {
+    const dir = await makeContentDir();
+    await writeInsight(dir, 'faq.json', 'null');
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'insights/faq.json'),
+      field: '',
+      message: 'Invalid input: expected array, received null',
+    });
+  });
+
+  test('a valid FAQ and summary are loaded', async () => {
+    const dir = await makeContentDir();
+    await writeInsight(dir, 'faq.json', JSON.stringify([{ question: 'Q?', answer: 'A.' }]));
+    await writeInsight(dir, 'summary.md', '---\ntitle: In short\n---\nTidy crews.\n');
+    expect((await load(dir)).editorial).toEqual({
+      faq: [{ question: 'Q?', answer: 'A.' }],
+      summary: { title: 'In short', text: 'Tidy crews.' },
+    });
+  });
+
+  test('without insights/ the FAQ is empty and the summary null', async () => {
+    const dir = await makeContentDir();
+    expect((await load(dir)).editorial).toEqual({ faq: [], summary: null });
+  });
+});
+
+describe('several problems', () => {
+  test('problems across files are all reported at once', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'a-bad-tech', makeFrontMatter({ technicians: ['nobody'] }));
+    await writeReview(dir, 'b-bad-rating', makeFrontMatter({ rating: 0 }));
+    await writeReview(dir, 'c-fine');
+    await writeReview(dir, 'D_bad_name');
+    await writeInsight(dir, 'faq.json', '{');
+    const problems = await problemsOf(dir);
+    expect(problems.map(({ file, field }) => ({ file, field }))).toEqual([
+      { file: shown(dir, 'reviews/D_bad_name.md'), field: '' },
+      { file: shown(dir, 'reviews/a-bad-tech.md'), field: 'technicians.0' },
+      { file: shown(dir, 'reviews/b-bad-rating.md'), field: 'rating' },
+      { file: shown(dir, 'insights/faq.json'), field: '' },
+    ]);
+  });
+
+  test('problems within one file are all reported at once', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'many',
+      makeFrontMatter({ rating: 0, technicians: ['nobody'], services: ['chimney'], source: 'fax' }),
+      '',
+    );
+    const problems = await problemsOf(dir);
+    expect(problems.map((problem) => problem.field).sort()).toEqual([
+      'rating',
+      'services.0',
+      'source',
+      'technicians.0',
+      'text',
+    ]);
+  });
+
+  test('the error message lists every problem as file › field: message', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'a', makeFrontMatter({ technicians: ['nobody'] }));
+    await writeReview(dir, 'b', makeFrontMatter({ rating: 6 }));
+    const error = await load(dir).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(ContentError);
+    expect((error as ContentError).message).toBe(
+      [
+        '2 content problems:',
+        `  ${shown(dir, 'reviews/a.md')} › technicians.0: unknown technician id "nobody"; known ids: mike-alvarez, sam-lee`,
+        `  ${shown(dir, 'reviews/b.md')} › rating: Too big: expected number to be <=5`,
+      ].join('\n'),
+    );
+  });
+});
+
+describe('published records', () => {
+  test('a full review becomes the §4 record, keys in wire order', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'new-roof',
+      makeFrontMatter({
+        title: 'New roof in two days',
+        location: 'Springfield, OR',
+        source_url: 'https://maps.example/review/1',
+        verified_on: '2024-05-03',
+        technicians: ['sam-lee', 'mike-alvarez'],
+        services: ['roof-replacement', 'leak-repair'],
+        service_area: 'springfield',
+        language: 'es',
+        reply: { date: '2024-05-04', text: '  Thank you, Jane!  ' },
+        updated: '2024-05-02',
+      }),
+      '\n  Great crew.\n\nWould hire again.  \n',
+    );
+    const [review] = (await load(dir)).reviews;
+    expect(review).toEqual({
+      id: 'new-roof',
+      url: `${SITE_URL}/reviews/new-roof/`,
+      rating: 5,
+      date: '2024-05-01',
+      title: 'New roof in two days',
+      text: 'Great crew.\n\nWould hire again.',
+      language: 'es',
+      author: { name: 'Jane D.', location: 'Springfield, OR' },
+      verified: true,
+      verification: { method: 'job_record_match', verified_on: '2024-05-03' },
+      source: { platform: 'google', url: 'https://maps.example/review/1' },
+      technicians: ['Sam Lee', 'Mike Álvarez'],
+      service_ids: ['roof-replacement', 'leak-repair'],
+      service_area_id: 'springfield',
+      owner_reply: { date: '2024-05-04', text: 'Thank you, Jane!' },
+      updated: '2024-05-04',
+    });
+    expect(Object.keys(review!)).toEqual([
+      'id',
+      'url',
+      'rating',
+      'date',
+      'title',
+      'text',
+      'language',
+      'author',
+      'verified',
+      'verification',
+      'source',
+      'technicians',
+      'service_ids',
+      'service_area_id',
+      'owner_reply',
+      'updated',
+    ]);
+    expect(ReviewSchema.safeParse(review).success).toBe(true);
+  });
+
+  test('a minimal review defaults language to en and the optional fields to null', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'minimal',
+      makeFrontMatter({ technicians: undefined, services: undefined }),
+    );
+    const [review] = (await load(dir)).reviews;
+    expect(review).toMatchObject({
+      title: null,
+      language: 'en',
+      author: { name: 'Jane D.', location: null },
+      verification: { method: 'job_record_match', verified_on: null },
+      source: { platform: 'google', url: null },
+      technicians: [],
+      service_ids: [],
+      service_area_id: null,
+      owner_reply: null,
+      updated: '2024-05-01',
+    });
+  });
+
+  test('a blank title or location is null', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'blank', makeFrontMatter({ title: '  ', location: '' }));
+    const [review] = (await load(dir)).reviews;
+    expect(review).toMatchObject({ title: null, author: { location: null } });
+  });
+
+  test('a review without verification is skipped: listed, not published', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'verified');
+    await writeReview(dir, 'unverified', makeFrontMatter({ verification: undefined }));
+    const content = await load(dir);
+    expect(content.reviews.map((review) => review.id)).toEqual(['verified']);
+    expect(content.skipped).toEqual([
+      {
+        file: shown(dir, 'reviews/unverified.md'),
+        reason: 'no verification: unverified reviews are not published',
+      },
+    ]);
+  });
+
+  test('an unverified review is still validated', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'unverified', makeFrontMatter({ verification: undefined, rating: 9 }));
+    expect(await problemsOf(dir)).toEqual([
+      expect.objectContaining({ file: shown(dir, 'reviews/unverified.md'), field: 'rating' }),
+    ]);
+  });
+
+  test('private front matter never appears in the published content', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'with-private',
+      makeFrontMatter({
+        private: { job_number: 'JOB-SECRET-42', email: 'hidden@example.com', notes: ['call back'] },
+      }),
+    );
+    const content = await load(dir);
+    expect(content.reviews).toHaveLength(1);
+    expect(content.reviews[0]).not.toHaveProperty('private');
+    const published = JSON.stringify(content);
+    for (const secret of ['JOB-SECRET-42', 'hidden@example.com', 'call back', '"private"']) {
+      expect(published).not.toContain(secret);
+    }
+  });
+
+  test('technician ids become canonical names in the order written', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'two-techs',
+      makeFrontMatter({ technicians: ['sam-lee', 'mike-alvarez'] }),
+    );
+    expect((await load(dir)).reviews[0]!.technicians).toEqual(['Sam Lee', 'Mike Álvarez']);
+  });
+
+  test.each([
+    ['date alone', {}, '2024-05-01'],
+    ['updated later than date', { updated: '2024-06-01' }, '2024-06-01'],
+    [
+      'reply later than updated',
+      { updated: '2024-06-01', reply: { date: '2024-07-01', text: 'Thanks' } },
+      '2024-07-01',
+    ],
+    [
+      'updated later than reply',
+      { updated: '2024-08-01', reply: { date: '2024-07-01', text: 'Thanks' } },
+      '2024-08-01',
+    ],
+    ['reply without updated', { reply: { date: '2024-05-09', text: 'Thanks' } }, '2024-05-09'],
+    [
+      'everything on the same day',
+      { updated: '2024-05-01', reply: { date: '2024-05-01', text: 'Thanks' } },
+      '2024-05-01',
+    ],
+  ])(
+    'updated is the latest of date, updated and reply date: %s',
+    async (_name, overrides, expected) => {
+      const dir = await makeContentDir();
+      await writeReview(dir, 'dated', makeFrontMatter(overrides));
+      expect((await load(dir)).reviews[0]!.updated).toBe(expected);
+    },
+  );
+
+  test('reviews come newest first: date descending, then id ascending', async () => {
+    const dir = await makeContentDir();
+    const written: [string, string][] = [
+      ['b-same-day', '2024-05-01'],
+      ['z-oldest', '2020-01-01'],
+      ['a-same-day', '2024-05-01'],
+      ['m-newest', '2025-01-01'],
+      ['c-same-day', '2024-05-01'],
+    ];
+    for (const [id, date] of written)
+      await writeReview(dir, `nested/${id}`, makeFrontMatter({ date }));
+    expect((await load(dir)).reviews.map((review) => review.id)).toEqual([
+      'm-newest',
+      'a-same-day',
+      'b-same-day',
+      'c-same-day',
+      'z-oldest',
+    ]);
+  });
+
+  test.each([SITE_URL, `${SITE_URL}/`])(
+    'url is {siteUrl}/reviews/<id>/ (site URL %s)',
+    async (siteUrl) => {
+      const dir = await makeContentDir();
+      await writeReview(dir, '2024-05-01-new-roof');
+      expect((await load(dir, siteUrl)).reviews[0]!.url).toBe(
+        `${SITE_URL}/reviews/2024-05-01-new-roof/`,
+      );
+    },
+  );
+
+  test('the id comes from the file name, whatever folder it sits in', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, '2024/05/roof-job');
+    expect((await load(dir)).reviews.map((review) => review.id)).toEqual(['roof-job']);
+  });
+
+  test('files that are not .md are ignored', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'only-one');
+    await writeFile(path.join(dir, 'reviews', 'README.txt'), 'notes for editors');
+    expect((await load(dir)).reviews).toHaveLength(1);
+  });
+});
+
+describe('the sample content in content/', () => {
+  test('is valid, publishes at least 140 reviews and skips the 4 unverified files', async () => {
+    const content = await load(REAL_CONTENT);
+    expect(content.reviews.length).toBeGreaterThanOrEqual(140);
+    expect(content.skipped).toHaveLength(4);
+    for (const skipped of content.skipped) {
+      expect(skipped.file).toMatch(/^content\/reviews\/.*unverified.*\.md$/);
+      expect(skipped.reason).toBe('no verification: unverified reviews are not published');
+    }
+    const ids = new Set(content.reviews.map((review) => review.id));
+    expect(ids.size).toBe(content.reviews.length);
+    for (const skipped of content.skipped)
+      expect(ids).not.toContain(path.basename(skipped.file, '.md'));
+    for (const review of content.reviews) expect(ReviewSchema.safeParse(review).success).toBe(true);
+  });
+});
