@@ -29,12 +29,28 @@ describe('isNotModified', () => {
   });
   test('If-Modified-Since matches at one-second resolution', () => {
     expect(isNotModified({ ifModifiedSince: modified.toUTCString() }, etag, modified)).toBe(true);
-    expect(isNotModified({ ifModifiedSince: new Date('2024-06-01').toUTCString() }, etag, modified)).toBe(true);
-    expect(isNotModified({ ifModifiedSince: new Date('2024-04-30').toUTCString() }, etag, modified)).toBe(false);
+    expect(
+      isNotModified({ ifModifiedSince: new Date('2024-06-01').toUTCString() }, etag, modified),
+    ).toBe(true);
+    expect(
+      isNotModified({ ifModifiedSince: new Date('2024-04-30').toUTCString() }, etag, modified),
+    ).toBe(false);
   });
   test('If-None-Match wins over If-Modified-Since', () => {
-    expect(isNotModified({ ifNoneMatch: '"other"', ifModifiedSince: modified.toUTCString() }, etag, modified)).toBe(false);
-    expect(isNotModified({ ifNoneMatch: etag, ifModifiedSince: 'Thu, 01 Jan 1970 00:00:00 GMT' }, etag, modified)).toBe(true);
+    expect(
+      isNotModified(
+        { ifNoneMatch: '"other"', ifModifiedSince: modified.toUTCString() },
+        etag,
+        modified,
+      ),
+    ).toBe(false);
+    expect(
+      isNotModified(
+        { ifNoneMatch: etag, ifModifiedSince: 'Thu, 01 Jan 1970 00:00:00 GMT' },
+        etag,
+        modified,
+      ),
+    ).toBe(true);
   });
   test('an unparseable If-Modified-Since is ignored', () => {
     expect(isNotModified({ ifModifiedSince: 'yesterday-ish' }, etag, modified)).toBe(false);

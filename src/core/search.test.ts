@@ -15,7 +15,13 @@ function makeBusiness(): Business {
   return {
     name: 'Test Roofing',
     contact: {},
-    address: { street_address: '1 Main', locality: 'Town', region: 'CO', postal_code: '80000', country_code: 'US' },
+    address: {
+      street_address: '1 Main',
+      locality: 'Town',
+      region: 'CO',
+      postal_code: '80000',
+      country_code: 'US',
+    },
     timezone: 'America/Denver',
     services: [
       { id: 'roof-repair', name: 'Roof Repair' },
@@ -74,11 +80,47 @@ const query = (qs: string) => parseSearchQuery(new URLSearchParams(qs));
 
 describe('filters', () => {
   const reviews = [
-    makeReview({ id: 'a', rating: 5, date: '2024-03-01', text: 'The leak is gone.', technicians: ['Mike Álvarez'], service_ids: ['roof-repair'] }),
-    makeReview({ id: 'b', rating: 4, date: '2024-02-01', text: 'New gutters, tidy crew.', technicians: ['Sam Lee'], service_ids: ['gutters'] }),
-    makeReview({ id: 'c', rating: 2, date: '2023-12-31', text: 'Leaking again after a week.', technicians: ['Mike Álvarez', 'Sam Lee'], service_ids: ['roof-repair', 'gutters'] }),
-    makeReview({ id: 'd', rating: 1, date: '2023-06-15', title: 'Never again', text: 'Nails everywhere.', technicians: [], service_ids: ['skylights'] }),
-    makeReview({ id: 'e', rating: 3, date: '2023-06-15', text: 'Crème brûlée CAFÉ roof.', technicians: ['Sam Lee'], service_ids: [] }),
+    makeReview({
+      id: 'a',
+      rating: 5,
+      date: '2024-03-01',
+      text: 'The leak is gone.',
+      technicians: ['Mike Álvarez'],
+      service_ids: ['roof-repair'],
+    }),
+    makeReview({
+      id: 'b',
+      rating: 4,
+      date: '2024-02-01',
+      text: 'New gutters, tidy crew.',
+      technicians: ['Sam Lee'],
+      service_ids: ['gutters'],
+    }),
+    makeReview({
+      id: 'c',
+      rating: 2,
+      date: '2023-12-31',
+      text: 'Leaking again after a week.',
+      technicians: ['Mike Álvarez', 'Sam Lee'],
+      service_ids: ['roof-repair', 'gutters'],
+    }),
+    makeReview({
+      id: 'd',
+      rating: 1,
+      date: '2023-06-15',
+      title: 'Never again',
+      text: 'Nails everywhere.',
+      technicians: [],
+      service_ids: ['skylights'],
+    }),
+    makeReview({
+      id: 'e',
+      rating: 3,
+      date: '2023-06-15',
+      text: 'Crème brûlée CAFÉ roof.',
+      technicians: ['Sam Lee'],
+      service_ids: [],
+    }),
   ];
 
   test('rating matches the exact star count', () => {
@@ -109,13 +151,24 @@ describe('filters', () => {
     expect(ids(search(reviews, { query: 'gone leak' }))).toEqual([]);
   });
   test('mentions_technician takes the name, id or an alias in any case and accent', () => {
-    for (const name of ['Mike Álvarez', 'mike alvarez', 'mike-alvarez', 'MIKEY', 'big mike', ' Mikey ']) {
+    for (const name of [
+      'Mike Álvarez',
+      'mike alvarez',
+      'mike-alvarez',
+      'MIKEY',
+      'big mike',
+      ' Mikey ',
+    ]) {
       expect(ids(search(reviews, { mentions_technician: name })), name).toEqual(['a', 'c']);
     }
     expect(ids(search(reviews, { mentions_technician: 'sam lee' }))).toEqual(['b', 'c', 'e']);
   });
   test('an unknown technician matches nothing (200, not an error)', () => {
-    expect(search(reviews, { mentions_technician: 'Nobody' })).toMatchObject({ total: 0, count: 0, reviews: [] });
+    expect(search(reviews, { mentions_technician: 'Nobody' })).toMatchObject({
+      total: 0,
+      count: 0,
+      reviews: [],
+    });
   });
   test('mentions_service matches service ids', () => {
     expect(ids(search(reviews, { mentions_service: 'gutters' }))).toEqual(['b', 'c']);
@@ -123,16 +176,38 @@ describe('filters', () => {
   test('an unknown service id is a validation error naming the known ids', () => {
     const issues = issuesOf(() => search(reviews, { mentions_service: 'chimneys' }));
     expect(issues).toEqual([
-      expect.objectContaining({ path: ['mentions_service'], message: expect.stringContaining('roof-repair, gutters, skylights') }),
+      expect.objectContaining({
+        path: ['mentions_service'],
+        message: expect.stringContaining('roof-repair, gutters, skylights'),
+      }),
     ]);
   });
   test('a known service that no review mentions gives an empty result', () => {
     expect(search([reviews[0]!], { mentions_service: 'skylights' }).total).toBe(0);
   });
   test('filters AND-combine', () => {
-    expect(ids(search(reviews, { mentions_technician: 'sam-lee', mentions_service: 'gutters', query: 'leak' }))).toEqual(['c']);
-    expect(ids(search(reviews, { min_rating: 2, until: '2024-01-31', mentions_technician: 'Mikey' }))).toEqual(['c']);
-    expect(ids(search(reviews, { rating: 5, query: 'leak', since: '2024-01-01', mentions_service: 'roof-repair' }))).toEqual(['a']);
+    expect(
+      ids(
+        search(reviews, {
+          mentions_technician: 'sam-lee',
+          mentions_service: 'gutters',
+          query: 'leak',
+        }),
+      ),
+    ).toEqual(['c']);
+    expect(
+      ids(search(reviews, { min_rating: 2, until: '2024-01-31', mentions_technician: 'Mikey' })),
+    ).toEqual(['c']);
+    expect(
+      ids(
+        search(reviews, {
+          rating: 5,
+          query: 'leak',
+          since: '2024-01-01',
+          mentions_service: 'roof-repair',
+        }),
+      ),
+    ).toEqual(['a']);
     expect(ids(search(reviews, { rating: 4, query: 'leak' }))).toEqual([]);
   });
   test('no filters returns everything newest first, date desc then id asc', () => {
@@ -143,12 +218,20 @@ describe('filters', () => {
 
 describe('limit, total and count', () => {
   const many = Array.from({ length: 150 }, (_, i) =>
-    makeReview({ id: `r-${String(i).padStart(3, '0')}`, date: `2020-01-${String((i % 28) + 1).padStart(2, '0')}`, rating: (i % 5) + 1 }),
+    makeReview({
+      id: `r-${String(i).padStart(3, '0')}`,
+      date: `2020-01-${String((i % 28) + 1).padStart(2, '0')}`,
+      rating: (i % 5) + 1,
+    }),
   );
 
   test(`limit defaults to ${SEARCH_LIMIT_DEFAULT}`, () => {
     const result = search(many, {});
-    expect(result).toMatchObject({ total: 150, count: SEARCH_LIMIT_DEFAULT, limit: SEARCH_LIMIT_DEFAULT });
+    expect(result).toMatchObject({
+      total: 150,
+      count: SEARCH_LIMIT_DEFAULT,
+      limit: SEARCH_LIMIT_DEFAULT,
+    });
   });
   test('total counts every match while count stops at limit', () => {
     const result = search(many, { rating: 5, limit: 7 });
@@ -161,9 +244,15 @@ describe('limit, total and count', () => {
     expect(search(many, { limit: SEARCH_LIMIT_MAX }).count).toBe(SEARCH_LIMIT_MAX);
   });
   test('results are sorted newest first whatever filter drives the search', () => {
-    for (const input of [{ limit: 100 }, { rating: 3, limit: 100 }, { min_rating: 2, limit: 100 }]) {
+    for (const input of [
+      { limit: 100 },
+      { rating: 3, limit: 100 },
+      { min_rating: 2, limit: 100 },
+    ]) {
       const dates = search(many, input).reviews.map((review) => `${review.date}|${review.id}`);
-      const sorted = [...dates].sort((x, y) => (x.slice(0, 10) === y.slice(0, 10) ? (x < y ? -1 : 1) : x < y ? 1 : -1));
+      const sorted = [...dates].sort((x, y) =>
+        x.slice(0, 10) === y.slice(0, 10) ? (x < y ? -1 : 1) : x < y ? 1 : -1,
+      );
       expect(dates).toEqual(sorted);
     }
   });
@@ -210,11 +299,18 @@ describe('parameter validation', () => {
   });
 
   test('numbers in the query string become numbers; limit defaults', () => {
-    expect(query('rating=5&min_rating=3.5&since=2024-01-01')).toEqual({ rating: 5, min_rating: 3.5, since: '2024-01-01', limit: 20 });
+    expect(query('rating=5&min_rating=3.5&since=2024-01-01')).toEqual({
+      rating: 5,
+      min_rating: 3.5,
+      since: '2024-01-01',
+      limit: 20,
+    });
   });
 
   test('typed params (MCP) reject strings where numbers are expected', () => {
-    expect(issuesOf(() => parseSearchParams({ rating: '5' }))).toContainEqual(expect.objectContaining({ path: ['rating'], code: 'invalid_type' }));
+    expect(issuesOf(() => parseSearchParams({ rating: '5' }))).toContainEqual(
+      expect.objectContaining({ path: ['rating'], code: 'invalid_type' }),
+    );
   });
 });
 
@@ -235,9 +331,14 @@ describe('since', () => {
   test('sinceJson matches since', () => {
     expect(JSON.parse(index.sinceJson('2024-04-02'))).toEqual(index.since('2024-04-02'));
   });
-  test.each(['2024-02-30', '2024-4-01', 'today', ''])('rejects %j with an issue at date', (date) => {
-    expect(issuesOf(() => index.since(date))).toContainEqual(expect.objectContaining({ path: ['date'] }));
-  });
+  test.each(['2024-02-30', '2024-4-01', 'today', ''])(
+    'rejects %j with an issue at date',
+    (date) => {
+      expect(issuesOf(() => index.since(date))).toContainEqual(
+        expect.objectContaining({ path: ['date'] }),
+      );
+    },
+  );
 });
 
 test('getReview finds a review by id', () => {
