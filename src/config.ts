@@ -57,6 +57,7 @@ const ConfigSchema = z.object({
     .default([60000, 600000]),
   WEBSUB_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: positiveInt.default(100),
+  WEBSUB_TIMEOUT_MS: positiveInt.default(10000),
   WEBSUB_CLAIM_SECONDS: positiveInt.default(30),
   DATABASE_URL: z.string().min(1).optional(),
   MCP_SESSION_SECRET: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),

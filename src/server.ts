@@ -8,6 +8,9 @@ import type { RequestHandler } from 'express';
 import { ConfigError, parseConfig } from './config.ts';
 import { createApp } from './http/app.ts';
 import { loadPublishedSite } from './http/published-site.ts';
+import { createFetcher } from './hub/http-client.ts';
+import { Hub } from './hub/hub.ts';
+import { SqliteHubStore } from './hub/sqlite-store.ts';
 
 async function loadAstroHandler(distDir: string): Promise<RequestHandler | undefined> {
   const entry = path.join(distDir, 'server', 'entry.mjs');
@@ -21,7 +24,34 @@ async function main(): Promise<void> {
   const config = parseConfig();
   const distDir = path.resolve(config.DIST_DIR);
   const site = await loadPublishedSite(distDir);
+  const store = SqliteHubStore.open(path.resolve(config.DATA_DIR));
+  const hub = new Hub({
+    store,
+    fetcher: createFetcher({
+      allowPrivate: config.WEBSUB_ALLOW_PRIVATE_CALLBACKS,
+      userAgent: `roofing-reviews-hub/1.0 (WebSub hub of ${config.SITE_URL})`,
+    }),
+    siteUrl: config.SITE_URL,
+    topicContent: (topicPath) => {
+      const file = site.files.get(topicPath)!;
+      return { body: file.bytes!, contentType: file.type };
+    },
+    lease: {
+      defaultSeconds: config.WEBSUB_LEASE_SECONDS,
+      minSeconds: config.WEBSUB_LEASE_MIN_SECONDS,
+      maxSeconds: config.WEBSUB_LEASE_MAX_SECONDS,
+    },
+    retryDelaysMs: config.WEBSUB_RETRY_DELAYS_MS,
+    maxSubscriptionsPerHost: config.WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST,
+    rateLimitPerMinute: config.WEBSUB_RATE_LIMIT_PER_MINUTE,
+    allowPrivateCallbacks: config.WEBSUB_ALLOW_PRIVATE_CALLBACKS,
+    claimSeconds: config.WEBSUB_CLAIM_SECONDS,
+    timeoutMs: config.WEBSUB_TIMEOUT_MS,
+    log: (message) => console.warn(message),
+  });
+  hub.start();
   const app = createApp({
+    hub,
     site,
     siteUrl: config.SITE_URL,
     astroHandler: await loadAstroHandler(distDir),
@@ -42,8 +72,12 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const stop = () => {
-    server.close(() => process.exit(0));
+    server.close();
     server.closeAllConnections();
+    void hub
+      .stop()
+      .then(() => store.close())
+      .finally(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -1,6 +1,8 @@
 // The Express adapter: composes CORS, the body limit, the read API, the static site, Astro's
 // handler for anything not pre-rendered, and the JSON 404/405/413 answers. Called by src/server.ts
 // and the integration tests; reads no environment.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import express, {
   type NextFunction,
   type Request,
@@ -15,6 +17,8 @@ import { sendWebResponse, toWebRequest } from './web-adapter.ts';
 import { CORS_HEADERS, sendError, sendMethodNotAllowed } from './respond.ts';
 import { createReviewsApi } from './routes/reviews-api.ts';
 import { READ_METHODS, createStaticFiles } from './routes/static-files.ts';
+import { createHubRoute } from './routes/hub.ts';
+import type { Hub } from '../hub/hub.ts';
 
 /** Largest request body any endpoint accepts (MCP and hub requests are small forms or JSON-RPC). */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
@@ -35,6 +39,8 @@ export interface AppOptions {
   mcpSessionSecret: string;
   /** Origins allowed to call /mcp from a browser, besides SITE_URL's own. */
   mcpAllowedOrigins?: readonly string[];
+  /** The WebSub hub; without one, /api/websub/hub is an unknown path (404). */
+  hub?: Hub | undefined;
 }
 
 function readOnly(handler: (req: Request, res: Response) => void): RequestHandler {
@@ -58,6 +64,16 @@ export function createApp(options: AppOptions): express.Express {
     allowedOrigins: [new URL(siteUrl).origin, ...(options.mcpAllowedOrigins ?? [])],
   });
   app.all(PATHS.mcp, async (req, res) => sendWebResponse(res, await mcp(toWebRequest(req))));
+
+  // The hub reads its own bounded form and answers in plain text (DECISIONS §7).
+  if (options.hub) {
+    const hub = createHubRoute(options.hub);
+    app.all(PATHS.hub, (req, res, next) => {
+      if (req.method === 'OPTIONS') return next();
+      res.set(CORS_HEADERS);
+      hub(req, res).catch(next);
+    });
+  }
 
   app.use((req, res, next) => {
     res.set(CORS_HEADERS);
@@ -87,9 +103,17 @@ export function createApp(options: AppOptions): express.Express {
   );
   if (astroHandler) app.use(astroHandler);
 
-  app.use((req, res) => {
+  // Browsers get the site's 404 page, API clients (and `*/*`) the JSON error.
+  const notFoundPage = site.files.get('/404.html');
+  app.use(async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return sendMethodNotAllowed(res, READ_METHODS);
+    if (notFoundPage && req.accepts(['json', 'html']) === 'html') {
+      const page = await readFile(path.join(site.clientDir, notFoundPage.file));
+      res.status(404).set({ 'Content-Type': notFoundPage.type, 'Cache-Control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : page);
+      return;
+    }
     sendError(res, 404, 'not_found', 'no such page or file; see /openapi.json for the endpoints');
   });
 

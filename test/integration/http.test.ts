@@ -319,3 +319,20 @@ describe('errors', () => {
     ).toBe(200);
   });
 });
+
+describe('not found', () => {
+  test('a browser gets the 404 page as HTML with status 404', async () => {
+    const response = await get('/no-such-page', {
+      headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await response.text()).toContain('<html');
+  });
+
+  test('an API client gets the JSON error', async () => {
+    const response = await get('/no-such-page', { headers: { Accept: 'application/json' } });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: string }).error).toBe('not_found');
+  });
+});

@@ -1,0 +1,64 @@
+// POST /api/websub/hub: reads the form (bounded), hands it to the hub, answers in plain text.
+import type { Request, Response } from 'express';
+import type { Hub } from '../../hub/hub.ts';
+import { CONTENT_TYPES } from '../../core/site.ts';
+
+/** A hub request is a short form: callback (≤ 2 KiB), topic, lease and a secret under 200 bytes. */
+export const HUB_MAX_BODY_BYTES = 16 * 1024;
+
+function sendText(
+  res: Response,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .status(status)
+    .set({ 'Content-Type': CONTENT_TYPES.text, 'Cache-Control': 'no-store', ...headers });
+  res.end(body.endsWith('\n') ? body : `${body}\n`);
+}
+
+function readForm(req: Request, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve(undefined);
+        req.pause();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export function createHubRoute(hub: Hub) {
+  return async (req: Request, res: Response): Promise<void> => {
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST, OPTIONS');
+      return sendText(res, 405, 'use POST with an application/x-www-form-urlencoded body');
+    }
+    const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/x-www-form-urlencoded') {
+      return sendText(res, 415, 'Content-Type must be application/x-www-form-urlencoded');
+    }
+    if (Number(req.get('content-length') ?? 0) > HUB_MAX_BODY_BYTES) {
+      res.setHeader('Connection', 'close');
+      return sendText(res, 413, `hub requests are limited to ${HUB_MAX_BODY_BYTES} bytes`);
+    }
+    const body = await readForm(req, HUB_MAX_BODY_BYTES);
+    if (body === undefined) {
+      res.setHeader('Connection', 'close');
+      return sendText(res, 413, `hub requests are limited to ${HUB_MAX_BODY_BYTES} bytes`);
+    }
+    const answer = await hub.handle(
+      new URLSearchParams(body),
+      req.socket.remoteAddress ?? 'unknown',
+    );
+    sendText(res, answer.status, answer.body, answer.headers);
+  };
+}

@@ -1,0 +1,102 @@
+// The hub's storage interface: subscriptions, pending verifications, distributed topic versions
+// and a durable delivery queue. node:sqlite implements it (sqlite-store.ts); a networked store can
+// implement the same contract. All times are epoch milliseconds passed in by the caller.
+
+export type IntentMode = 'subscribe' | 'unsubscribe';
+
+export interface Subscription {
+  callback: string;
+  topic: string;
+  callbackHost: string;
+  secret: string | null;
+  leaseSeconds: number;
+  expiresAt: number;
+  /** Consecutive failed delivery attempts; a 2xx resets it (spec §3). */
+  failures: number;
+  verifiedAt: number;
+}
+
+export interface PendingVerification {
+  id: string;
+  callback: string;
+  topic: string;
+  mode: IntentMode;
+  leaseSeconds: number;
+  secret: string | null;
+  createdAt: number;
+}
+
+export interface TopicVersion {
+  hash: string;
+  topic: string;
+  contentType: string;
+  body: Buffer;
+}
+
+export interface Delivery {
+  callback: string;
+  topic: string;
+  versionHash: string;
+  attempts: number;
+  nextAttemptAt: number;
+}
+
+export interface TopicState {
+  hash: string;
+  /** Review id → hash of its record, for reporting what a change added, changed and removed. */
+  reviewHashes: Record<string, string> | null;
+}
+
+export interface PublishOutcome {
+  changed: boolean;
+  /** Deliveries queued (one per active subscriber of the topic). */
+  queued: number;
+}
+
+export interface HubStore {
+  getSubscription(callback: string, topic: string): Promise<Subscription | undefined>;
+  /** Creates or replaces the subscription (a re-subscription renews the lease and resets failures). */
+  saveSubscription(subscription: Subscription): Promise<void>;
+  /** Removes the subscription and any delivery queued for it. */
+  deleteSubscription(callback: string, topic: string): Promise<void>;
+  countActiveSubscriptionsForHost(callbackHost: string, now: number): Promise<number>;
+  /** Drops subscriptions whose lease has run out, and their queued deliveries. */
+  purgeExpired(now: number): Promise<number>;
+
+  addVerification(verification: PendingVerification): Promise<void>;
+  /** Oldest pending verifications first, at most one per (callback, topic), claimed until `claimUntil`. */
+  claimVerifications(
+    now: number,
+    claimUntil: number,
+    limit: number,
+  ): Promise<PendingVerification[]>;
+  deleteVerification(id: string): Promise<void>;
+
+  getTopicState(topic: string): Promise<TopicState | undefined>;
+  /**
+   * Atomically: if `version.hash` differs from what was last distributed for the topic, record it
+   * as distributed and queue it for every subscriber active at `now` (replacing any pending retry
+   * of an older version). Unchanged versions queue nothing.
+   */
+  publish(
+    version: TopicVersion,
+    reviewHashes: Record<string, string> | null,
+    now: number,
+  ): Promise<PublishOutcome>;
+  getVersion(hash: string): Promise<TopicVersion | undefined>;
+
+  /** Due deliveries, at most one per callback and none for a callback already claimed. */
+  claimDeliveries(now: number, claimUntil: number, limit: number): Promise<Delivery[]>;
+  /** A 2xx: the delivery is done and the subscription's failure counter resets. */
+  completeDelivery(delivery: Delivery): Promise<void>;
+  /**
+   * A failed attempt: increments the subscription's failures. Below `maxFailures` the delivery is
+   * retried at `retryAt`; at `maxFailures` the subscription is removed. Returns the new failure count.
+   */
+  failDelivery(delivery: Delivery, retryAt: number, maxFailures: number): Promise<number>;
+  /** Releases a claim without counting an attempt (e.g. the subscription has expired). */
+  dropDelivery(delivery: Delivery): Promise<void>;
+  nextDueAt(): Promise<number | undefined>;
+
+  close(): Promise<void>;
+}
