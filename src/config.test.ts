@@ -30,6 +30,7 @@ describe('defaults', () => {
       WEBSUB_RATE_LIMIT_PER_MINUTE: 60,
       WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: 100,
       WEBSUB_CLAIM_SECONDS: 30,
+      WEBSUB_TIMEOUT_MS: 10000,
       MCP_ALLOWED_ORIGINS: [],
     });
   });
@@ -193,6 +194,7 @@ describe('bad values stop start-up naming the variable', () => {
       '99999999999999999999',
       'Too big: expected number to be <=9007199254740991',
     ],
+    ['WEBSUB_TIMEOUT_MS', '10s', 'expected a whole number'],
     ['MCP_SESSION_SECRET', 'short', 'must be at least 16 characters'],
   ])('%s=%j fails with "%s"', (name, value, message) => {
     const [header, ...lines] = configError({ [name]: value }).message.split('\n');
