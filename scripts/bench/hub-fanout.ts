@@ -36,15 +36,13 @@ try {
   const subscribeStarted = performance.now();
   for (let i = 0; i < names.length; i += 50) {
     await Promise.all(
-      names
-        .slice(i, i + 50)
-        .map((name) =>
-          hub.subscribe({
-            'hub.callback': subscriber.callback(name),
-            'hub.mode': 'subscribe',
-            'hub.topic': topic,
-          }),
-        ),
+      names.slice(i, i + 50).map((name) =>
+        hub.subscribe({
+          'hub.callback': subscriber.callback(name),
+          'hub.mode': 'subscribe',
+          'hub.topic': topic,
+        }),
+      ),
     );
   }
   while (Number(hub.rows('SELECT COUNT(*) AS n FROM subscriptions')[0]!.n) < count)
