@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'astro';
 import { createBuildSite, provideBuildSite } from '../src/build/site.ts';
 import { writeManifest } from '../src/build/manifest.ts';
+import { writeSearchFiles } from '../src/build/search-files.ts';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import { ContentError, loadContent } from '../src/content/load-content.ts';
 import { contentLastModified } from '../src/content/last-modified.ts';
@@ -17,13 +18,15 @@ async function main(): Promise<void> {
   const started = performance.now();
   const content = await loadContent({ contentDir: config.CONTENT_DIR, siteUrl: config.SITE_URL });
   for (const skipped of content.skipped) console.log(`skipped ${skipped.file}: ${skipped.reason}`);
-  provideBuildSite(createBuildSite(config.SITE_URL, content));
+  const site = createBuildSite(config.SITE_URL, content);
+  provideBuildSite(site);
 
   // Build beside DIST_DIR and swap it in at the end, so a failed build leaves the last good site.
   const distDir = path.resolve(config.DIST_DIR);
   const staging = `${distDir}.staging`;
   await rm(staging, { recursive: true, force: true });
   await build({ root, logLevel: 'warn', outDir: staging });
+  await writeSearchFiles(staging, site.search);
   const manifest = await writeManifest(staging, await contentLastModified(config.CONTENT_DIR));
   await rm(distDir, { recursive: true, force: true });
   await rename(staging, distDir);

@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const ms = Math.round(performance.now() - started);
     console.log(
-      `reviews service: ${site.index.reviews.length} reviews on http://${config.HOST}:${port} (${config.SITE_URL}) in ${ms} ms`,
+      `reviews service: ${site.index.count} reviews on http://${config.HOST}:${port} (${config.SITE_URL}) in ${ms} ms`,
     );
   });
   server.on('error', (error) => {

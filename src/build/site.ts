@@ -3,11 +3,14 @@
 // plain `astro build` (or `astro dev`) loads it on first use instead.
 import { loadContent, type SiteContent } from '../content/load-content.ts';
 import { renderPublishedFiles, type PublishedFiles } from '../core/publish.ts';
+import { buildSearchData, type SearchData } from '../core/search-data.ts';
 
 export interface BuildSite {
   siteUrl: string;
   content: SiteContent;
   files: PublishedFiles;
+  /** What the server's search index opens (written to DIST_DIR/search by the build script). */
+  search: SearchData;
 }
 
 const HANDOFF = Symbol.for('reviews-service.build-site');
@@ -15,10 +18,18 @@ type Handoff = { [HANDOFF]?: Promise<BuildSite> };
 
 export function createBuildSite(siteUrl: string, content: SiteContent): BuildSite {
   const { business, reviews, editorial } = content;
+  const search = buildSearchData(business, reviews);
   return {
     siteUrl,
     content,
-    files: renderPublishedFiles({ siteUrl, business, reviews, editorial }),
+    search,
+    files: renderPublishedFiles({
+      siteUrl,
+      business,
+      reviews,
+      editorial,
+      reviewsJson: search.reviewsJson,
+    }),
   };
 }
 

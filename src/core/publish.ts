@@ -1,12 +1,12 @@
 // Renders every published text file of the site (datasets, feeds, API description, agent guide)
 // from validated content. Pure: the same content and SITE_URL give the same bytes.
-import { buildReviewsDataset } from './datasets.ts';
 import { renderAtomFeed, renderJsonFeed } from './feeds.ts';
 import { buildInsights } from './insights/dataset.ts';
 import type { InsightsEditorial } from './insights/editorial.ts';
 import { renderLlmsTxt } from './llms-txt.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { Business, Review } from './review.ts';
+import { buildSearchData } from './search-data.ts';
 import { PATHS } from './site.ts';
 
 export interface PublishInput {
@@ -15,6 +15,8 @@ export interface PublishInput {
   /** Published reviews, newest first. */
   reviews: readonly Review[];
   editorial: InsightsEditorial;
+  /** The reviews dataset bytes when the caller already built them with buildSearchData. */
+  reviewsJson?: string;
 }
 
 /** Body text of each pre-rendered file, keyed by its URL path. */
@@ -32,7 +34,7 @@ export const PUBLISHED_PATHS = [
 export function renderPublishedFiles(input: PublishInput): PublishedFiles {
   const { siteUrl, business, reviews, editorial } = input;
   return {
-    [PATHS.reviews]: JSON.stringify(buildReviewsDataset(business, reviews)),
+    [PATHS.reviews]: input.reviewsJson ?? buildSearchData(business, reviews).reviewsJson,
     [PATHS.insights]: JSON.stringify(buildInsights(business, reviews, editorial)),
     [PATHS.jsonFeed]: renderJsonFeed({ siteUrl, business, reviews }),
     [PATHS.atomFeed]: renderAtomFeed({ siteUrl, business, reviews }),

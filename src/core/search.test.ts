@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { ValidationError } from './errors.ts';
+import { createReviewIndex } from './review-index.ts';
 import type { Business, Review } from './review.ts';
 import {
   SEARCH_LIMIT_DEFAULT,
   SEARCH_LIMIT_MAX,
   SearchResultSchema,
-  createReviewIndex,
   parseSearchParams,
   parseSearchQuery,
   type SearchInput,
@@ -256,11 +256,36 @@ describe('limit, total and count', () => {
       expect(dates).toEqual(sorted);
     }
   });
-  test('searchJson is the same result as search, from ready strings', () => {
+  test("searchBody is the same result as search, from the records' bytes", () => {
     const index = createReviewIndex(many, makeBusiness());
     const params = parseSearchParams({ min_rating: 3, limit: 4 });
-    const parsed = SearchResultSchema.parse(JSON.parse(index.searchJson(params)));
+    const parsed = SearchResultSchema.parse(JSON.parse(index.searchBody(params).toString('utf8')));
     expect(parsed).toEqual(index.search(params));
+  });
+});
+
+describe('query over many reviews', () => {
+  // Words in most reviews fall in trigram buckets the index does not store; matching stays exact.
+  const many = Array.from({ length: 1000 }, (_, i) =>
+    makeReview({
+      id: `m-${String(i).padStart(4, '0')}`,
+      date: '2022-01-01',
+      text:
+        i % 10 === 0
+          ? `The roof was leaking near the chimney, case ${i}.`
+          : `The roof looks great, case ${i}.`,
+    }),
+  );
+  test('common and rare words both match exactly', () => {
+    expect(search(many, { query: 'the roof', limit: 1 }).total).toBe(1000);
+    expect(search(many, { query: 'leaking', limit: 1 }).total).toBe(100);
+    expect(search(many, { query: 'case 999.', limit: 5 }).reviews.map((r) => r.id)).toEqual([
+      'm-0999',
+    ]);
+    expect(search(many, { query: 'chimney, case 990', limit: 5 }).reviews.map((r) => r.id)).toEqual(
+      ['m-0990'],
+    );
+    expect(search(many, { query: 'looks great, case 990', limit: 5 }).total).toBe(0);
   });
 });
 
@@ -328,8 +353,10 @@ describe('since', () => {
     expect(index.since('2030-01-01').count).toBe(0);
     expect(index.since('1999-01-01').count).toBe(3);
   });
-  test('sinceJson matches since', () => {
-    expect(JSON.parse(index.sinceJson('2024-04-02'))).toEqual(index.since('2024-04-02'));
+  test('sinceBody matches since', () => {
+    expect(JSON.parse(index.sinceBody('2024-04-02').toString('utf8'))).toEqual(
+      index.since('2024-04-02'),
+    );
   });
   test.each(['2024-02-30', '2024-4-01', 'today', ''])(
     'rejects %j with an issue at date',

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { readManifest, type Manifest } from '../build/manifest.ts';
 import { PUBLISHED_PATHS } from '../core/publish.ts';
 import type { ReviewsDataset } from '../core/review.ts';
-import { createReviewIndex, type ReviewIndex } from '../core/search.ts';
+import { openReviewIndex, type ReviewIndex } from '../core/review-index.ts';
+import type { SearchColumns } from '../core/search-data.ts';
+import { readSearchFiles } from '../build/search-files.ts';
 import { PATHS, absoluteUrl } from '../core/site.ts';
 import type { InsightsDataset } from '../core/insights/dataset.ts';
 import type { McpDeps } from '../mcp/deps.ts';
@@ -25,8 +27,10 @@ export interface PublishedSite {
   lastModified: Date;
   files: ReadonlyMap<string, StaticFile>;
   index: ReviewIndex;
-  dataset: ReviewsDataset;
+  summary: Pick<SearchColumns, 'business' | 'aggregate_rating'>;
   insights: InsightsDataset;
+  /** Parses the whole reviews dataset (tests; the server itself never needs to). */
+  readDataset(): ReviewsDataset;
 }
 
 export async function loadPublishedSite(distDir: string): Promise<PublishedSite> {
@@ -42,17 +46,17 @@ export async function loadPublishedSite(distDir: string): Promise<PublishedSite>
   }
   const readJson = (urlPath: string): unknown =>
     JSON.parse(files.get(urlPath)!.bytes!.toString('utf8'));
-  const dataset = readJson(PATHS.reviews) as ReviewsDataset;
-  if (dataset.schema_version !== '1.0.0')
-    throw new Error(`${distDir}: unsupported reviews.json schema_version`);
+  const { columns, folded } = await readSearchFiles(distDir);
+  const reviewsJson = files.get(PATHS.reviews)!.bytes!;
   return {
     distDir,
     clientDir,
     lastModified: new Date(manifest.last_modified),
     files,
-    index: createReviewIndex(dataset.reviews, dataset.business),
-    dataset,
+    index: openReviewIndex({ reviewsJson, columns, folded }),
+    summary: { business: columns.business, aggregate_rating: columns.aggregate_rating },
     insights: readJson(PATHS.insights) as InsightsDataset,
+    readDataset: () => readJson(PATHS.reviews) as ReviewsDataset,
   };
 }
 
@@ -82,13 +86,13 @@ export function mcpDepsFor(site: PublishedSite, siteUrl: string): McpDeps {
   return {
     siteUrl,
     index: site.index,
-    dataset: site.dataset,
+    summary: site.summary,
     insights: site.insights,
     resources: MCP_RESOURCES.map(({ path: urlPath, ...meta }) => ({
       ...meta,
       uri: absoluteUrl(siteUrl, urlPath),
       mimeType: 'application/json',
-      text: site.files.get(urlPath)!.bytes!.toString('utf8'),
+      read: () => site.files.get(urlPath)!.bytes!.toString('utf8'),
     })),
   };
 }

@@ -1,7 +1,7 @@
 // What the MCP tools read: the published site, as the Node server (or a serverless host) holds it.
 import type { InsightsDataset } from '../core/insights/dataset.ts';
-import type { ReviewsDataset } from '../core/review.ts';
-import type { ReviewIndex } from '../core/search.ts';
+import type { ReviewIndex } from '../core/review-index.ts';
+import type { AggregateRating, Business } from '../core/review.ts';
 
 export interface McpResourceFile {
   name: string;
@@ -9,13 +9,14 @@ export interface McpResourceFile {
   description: string;
   uri: string;
   mimeType: string;
-  text: string;
+  /** The resource's text, read when a client asks (the reviews dataset can be large). */
+  read(): string;
 }
 
 export interface McpDeps {
   siteUrl: string;
   index: ReviewIndex;
-  dataset: ReviewsDataset;
+  summary: { business: Business; aggregate_rating: AggregateRating };
   insights: InsightsDataset;
   resources: readonly McpResourceFile[];
 }

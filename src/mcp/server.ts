@@ -22,7 +22,7 @@ export const TOOL_REGISTRARS = [
 export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOL_REGISTRARS.map(([name]) => name));
 
 function instructions(deps: McpDeps): string {
-  const { business, aggregate_rating: rating } = deps.dataset;
+  const { business, aggregate_rating: rating } = deps.summary;
   return [
     `Verified customer reviews of ${business.name}, a roofing business in ${business.address.locality}, ${business.address.region}: ${rating.review_count} reviews, average ${rating.rating_value ?? 'n/a'} of 5.`,
     'Read-only and public. Use get_business for the business, its services (ids), technicians and rating distribution;',
@@ -36,7 +36,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
   const server = new McpServer(
     {
       name: MCP_SERVER_NAME,
-      title: `${deps.dataset.business.name} reviews`,
+      title: `${deps.summary.business.name} reviews`,
       version: MCP_SERVER_VERSION,
     },
     { instructions: instructions(deps), capabilities: { tools: {}, resources: {}, logging: {} } },
@@ -48,7 +48,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       resource.uri,
       { title: resource.title, description: resource.description, mimeType: resource.mimeType },
       (uri) => ({
-        contents: [{ uri: uri.href, mimeType: resource.mimeType, text: resource.text }],
+        contents: [{ uri: uri.href, mimeType: resource.mimeType, text: resource.read() }],
       }),
     );
   }

@@ -39,7 +39,7 @@ beforeAll(async () => {
     );
   }
   server = await startServer(inject('fixtureDist'));
-  dataset = server.site.dataset;
+  dataset = server.site.readDataset();
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 });
 

@@ -20,10 +20,10 @@ const CACHE_BYTES = 64 * 1024 * 1024;
 export function createReviewsApi(site: PublishedSite) {
   const cache = new LruCache<CachedBody>(CACHE_ENTRIES, CACHE_BYTES);
 
-  function answer(req: Request, res: Response, key: string, render: () => string): void {
+  function answer(req: Request, res: Response, key: string, render: () => Buffer): void {
     let entry = cache.get(key);
     if (!entry) {
-      const body = Buffer.from(render(), 'utf8');
+      const body = render();
       entry = { body, etag: computeEtag(body), size: body.length };
       cache.set(key, entry);
     }
@@ -39,11 +39,11 @@ export function createReviewsApi(site: PublishedSite) {
   return {
     search(req: Request, res: Response): void {
       const params = parseSearchQuery(new URL(req.originalUrl, 'http://localhost').searchParams);
-      answer(req, res, `search:${JSON.stringify(params)}`, () => site.index.searchJson(params));
+      answer(req, res, `search:${JSON.stringify(params)}`, () => site.index.searchBody(params));
     },
     since(req: Request, res: Response): void {
       const date = String(req.params.date);
-      answer(req, res, `since:${date}`, () => site.index.sinceJson(date));
+      answer(req, res, `since:${date}`, () => site.index.sinceBody(date));
     },
   };
 }

@@ -18,8 +18,8 @@ export function registerGetBusiness(server: McpServer, deps: McpDeps): void {
     },
     () =>
       runTool(() => ({
-        business: deps.dataset.business,
-        aggregate_rating: deps.dataset.aggregate_rating,
+        business: deps.summary.business,
+        aggregate_rating: deps.summary.aggregate_rating,
       })),
   );
 }

@@ -1,0 +1,97 @@
+// What the build prepares for search: the reviews dataset bytes (with each record's byte range),
+// filter columns, and the folded search text. The server opens these without parsing or
+// re-serializing a single review (review-index.ts). Pure and deterministic.
+import {
+  computeAggregateRating,
+  type AggregateRating,
+  type Business,
+  type Review,
+} from './review.ts';
+import { foldText } from './text.ts';
+
+export const SEARCH_DATA_VERSION = 1;
+
+export interface SearchColumns {
+  version: typeof SEARCH_DATA_VERSION;
+  business: Business;
+  aggregate_rating: AggregateRating;
+  /** Per review, newest first. */
+  ids: string[];
+  dates: string[];
+  ratings: number[];
+  /** Indexes into business.technicians / business.services. */
+  technicians: number[][];
+  services: number[][];
+  /** Byte offsets of each record inside the reviews.json bytes: start0, end0, start1, end1, … */
+  record_offsets: number[];
+  /** Byte offsets of each review's text inside the folded text: n + 1 entries. */
+  folded_offsets: number[];
+}
+
+export interface SearchData {
+  /** The exact `/reviews.json` body. */
+  reviewsJson: string;
+  columns: SearchColumns;
+  /** Title and text of every review, case- and accent-folded, newest first, UTF-8. */
+  folded: string;
+}
+
+/** Title and text as search sees them (case- and accent-insensitive). */
+export function searchableText(review: Pick<Review, 'title' | 'text'>): string {
+  return foldText(review.title ? `${review.title}\n${review.text}` : review.text);
+}
+
+/**
+ * Serializes the reviews dataset exactly as `JSON.stringify({schema_version, business,
+ * aggregate_rating, reviews})` would, recording where each record's bytes lie.
+ * `reviews` must be newest first.
+ */
+export function buildSearchData(business: Business, reviews: readonly Review[]): SearchData {
+  const aggregate = computeAggregateRating(reviews);
+  const head = `{"schema_version":"1.0.0","business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate)},"reviews":[`;
+  const parts: string[] = [head];
+  const recordOffsets: number[] = [];
+  let offset = Buffer.byteLength(head);
+  const technicianIndex = new Map(business.technicians.map((t, i) => [t.name, i]));
+  const serviceIndex = new Map(business.services.map((s, i) => [s.id, i]));
+  const foldedParts: string[] = [];
+  const foldedOffsets: number[] = [0];
+  let foldedOffset = 0;
+  reviews.forEach((review, index) => {
+    const record = JSON.stringify(review);
+    if (index > 0) {
+      parts.push(',');
+      offset += 1;
+    }
+    parts.push(record);
+    const length = Buffer.byteLength(record);
+    recordOffsets.push(offset, offset + length);
+    offset += length;
+    // Records are delimited by their offsets; the newline only keeps the file readable.
+    const folded = `${searchableText(review)}\n`;
+    foldedParts.push(folded);
+    foldedOffset += Buffer.byteLength(folded);
+    foldedOffsets.push(foldedOffset);
+  });
+  parts.push(']}');
+  return {
+    reviewsJson: parts.join(''),
+    folded: foldedParts.join(''),
+    columns: {
+      version: SEARCH_DATA_VERSION,
+      business,
+      aggregate_rating: aggregate,
+      ids: reviews.map((review) => review.id),
+      dates: reviews.map((review) => review.date),
+      ratings: reviews.map((review) => review.rating),
+      technicians: reviews.map((review) =>
+        review.technicians.flatMap((name) => technicianIndex.get(name) ?? []),
+      ),
+      services: reviews.map((review) =>
+        review.service_ids.flatMap((id) => serviceIndex.get(id) ?? []),
+      ),
+      record_offsets: recordOffsets,
+      folded_offsets: foldedOffsets,
+    },
+  };
+}
