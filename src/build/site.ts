@@ -17,7 +17,7 @@ const HANDOFF = Symbol.for('reviews-service.build-site');
 type Handoff = { [HANDOFF]?: Promise<BuildSite> };
 
 export function createBuildSite(siteUrl: string, content: SiteContent): BuildSite {
-  const { business, reviews, editorial } = content;
+  const { business, reviews, editorial, lexicon } = content;
   const search = buildSearchData(business, reviews);
   return {
     siteUrl,
@@ -28,6 +28,7 @@ export function createBuildSite(siteUrl: string, content: SiteContent): BuildSit
       business,
       reviews,
       editorial,
+      lexicon,
       reviewsJson: search.reviewsJson,
     }),
   };

@@ -18,7 +18,9 @@ import {
   FaqSchema,
   type InsightsEditorial,
 } from '../core/insights/editorial.ts';
+import type { Lexicon } from '../core/insights/lexicon.ts';
 import { absoluteUrl, reviewPagePath } from '../core/site.ts';
+import { readLexicon } from './load-lexicon.ts';
 
 export interface ContentProblem {
   file: string;
@@ -52,6 +54,8 @@ export interface SiteContent {
   reviews: Review[];
   skipped: SkippedReview[];
   editorial: InsightsEditorial;
+  /** The aspect lexicon, content/insights/lexicon.json (empty without the file). */
+  lexicon: Lexicon;
 }
 
 export interface LoadContentOptions {
@@ -334,9 +338,10 @@ export async function loadContent({
   }
 
   const editorial = await loadEditorial(path.join(contentDir, 'insights'), display, problems);
+  const lexicon = await readLexicon(contentDir, display, problems);
   if (problems.length > 0) throw new ContentError(problems);
   reviews.sort(compareNewestFirst);
-  return { business, reviews, skipped, editorial };
+  return { business, reviews, skipped, editorial, lexicon };
 }
 
 const SummaryFrontMatterSchema = z.object({ title: z.string().trim().min(1) }).strict();

@@ -20,7 +20,7 @@ export function renderLlmsTxt({ siteUrl, business, reviewCount }: LlmsTxtContext
 ## Datasets
 
 - [Reviews dataset](${url(PATHS.reviews)}): business metadata, aggregate rating (with distribution) and every review, newest first.
-- [Insights dataset](${url(PATHS.insights)}): technicians, services and service areas with mention counts and average ratings; FAQ; summary.
+- [Insights dataset](${url(PATHS.insights)}): aspect-based sentiment (ten aspects such as workmanship, cleanup, communication and price, with scores, trends and quotes), technicians, services and service areas with mention counts, average ratings and aspect breakdowns, recurring topics, an FAQ and a summary.
 - [JSON Feed 1.1](${url(PATHS.jsonFeed)}) and [Atom feed](${url(PATHS.atomFeed)}): the ${FEED_SIZE} newest reviews.
 - [OpenAPI 3.1 description](${url(PATHS.openapi)}): every endpoint and field.
 

@@ -105,7 +105,7 @@ export function buildOpenApiDocument({
       ),
       [PATHS.insights]: readOperation(
         'Insights dataset',
-        'Entities (technicians, services, service areas), FAQ and summary.',
+        'Aspect-based sentiment, entities (technicians, services, service areas), topics, FAQ and summary.',
         CONTENT_TYPES.json,
         ref('InsightsDataset'),
       ),

@@ -3,6 +3,7 @@
 import { renderAtomFeed, renderJsonFeed } from './feeds.ts';
 import { buildInsights } from './insights/dataset.ts';
 import type { InsightsEditorial } from './insights/editorial.ts';
+import type { Lexicon } from './insights/lexicon.ts';
 import { renderLlmsTxt } from './llms-txt.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { Business, Review } from './review.ts';
@@ -17,6 +18,8 @@ export interface PublishInput {
   editorial: InsightsEditorial;
   /** The reviews dataset bytes when the caller already built them with buildSearchData. */
   reviewsJson?: string;
+  /** The aspect lexicon (content/insights/lexicon.json); without it no aspect is found. */
+  lexicon?: Lexicon;
 }
 
 /** Body text of each pre-rendered file, keyed by its URL path. */
@@ -32,10 +35,10 @@ export const PUBLISHED_PATHS = [
 ] as const;
 
 export function renderPublishedFiles(input: PublishInput): PublishedFiles {
-  const { siteUrl, business, reviews, editorial } = input;
+  const { siteUrl, business, reviews, editorial, lexicon } = input;
   return {
     [PATHS.reviews]: input.reviewsJson ?? buildSearchData(business, reviews).reviewsJson,
-    [PATHS.insights]: JSON.stringify(buildInsights(business, reviews, editorial)),
+    [PATHS.insights]: JSON.stringify(buildInsights(business, reviews, editorial, lexicon)),
     [PATHS.jsonFeed]: renderJsonFeed({ siteUrl, business, reviews }),
     [PATHS.atomFeed]: renderAtomFeed({ siteUrl, business, reviews }),
     [PATHS.openapi]: JSON.stringify(buildOpenApiDocument({ siteUrl, business }), null, 2),

@@ -35,6 +35,8 @@ const BUCKETS = 1 << BUCKET_BITS;
 /** Buckets in more than this share of reviews are not stored: they would not narrow a search. */
 const STOP_SHARE = 0.2;
 const EMPTY = new Uint32Array(0);
+/** Checking one review's text costs about as much as scanning this many reviews with memmem. */
+const AVERAGE_SCAN_COST = 8;
 
 function bucketOf(a: number, b: number, c: number): number {
   return (
@@ -169,6 +171,23 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
     return [start, Math.max(start, end)];
   }
 
+  /** Reviews in [start, end) whose folded text contains `needle`, ascending. */
+  function scanMatches(needle: Buffer, start: number, end: number): Uint32Array {
+    const found: number[] = [];
+    const limit = foldedOffsets[end]!;
+    let position = folded.indexOf(needle, foldedOffsets[start]!);
+    while (position !== -1 && position < limit) {
+      const doc = lowerBound(foldedOffsets, position + 1) - 1;
+      if (position + needle.length <= foldedOffsets[doc + 1]! - 1) {
+        found.push(doc);
+        position = folded.indexOf(needle, foldedOffsets[doc + 1]!);
+      } else {
+        position = folded.indexOf(needle, position + 1);
+      }
+    }
+    return Uint32Array.from(found);
+  }
+
   function containsNeedle(index: number, needle: Buffer): boolean {
     return (
       folded.subarray(foldedOffsets[index]!, foldedOffsets[index + 1]! - 1).indexOf(needle) !== -1
@@ -204,14 +223,24 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
       lists.push(byService[serviceIndex.get(params.mentions_service)!]!);
     if (params.query !== undefined) {
       const needle = Buffer.from(foldText(params.query), 'utf8');
+      let narrowed = false;
       for (let i = 0; i + 2 < needle.length; i += 1) {
         const bucket = bucketOf(needle[i]!, needle[i + 1]!, needle[i + 2]!);
-        if (trigrams.stopped[bucket] === 0)
+        if (trigrams.stopped[bucket] === 0) {
+          narrowed = true;
           lists.push(
             trigrams.postings.subarray(trigrams.starts[bucket], trigrams.starts[bucket + 1]),
           );
+        }
       }
-      checks.push((index) => containsNeedle(index, needle));
+      const smallest = Math.min(...lists.map((list) => list.length));
+      if (narrowed || smallest * AVERAGE_SCAN_COST < end - start) {
+        checks.push((index) => containsNeedle(index, needle));
+      } else {
+        // Only common trigrams (or a needle under 3 bytes) and no small list: one pass of memmem
+        // over the folded text of the date range finds the matching reviews exactly.
+        lists.push(scanMatches(needle, start, end));
+      }
     }
 
     // Drive from the shortest posting list within the date range; the others are membership checks.

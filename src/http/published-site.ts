@@ -71,7 +71,7 @@ const MCP_RESOURCES = [
     path: PATHS.insights,
     name: 'insights',
     title: 'Insights dataset',
-    description: 'Technicians, services, service areas, FAQ and summary.',
+    description: 'Aspect sentiment, technicians, services, service areas, topics, FAQ and summary.',
   },
   {
     path: PATHS.jsonFeed,

@@ -28,7 +28,7 @@ function instructions(deps: McpDeps): string {
     'Read-only and public. Use get_business for the business, its services (ids), technicians and rating distribution;',
     'search_reviews to find reviews by rating, date range, text, technician or service (the same as GET /api/reviews/search);',
     'get_review for one review by id; get_reviews_since for everything since a date; get_insights for technicians, services,',
-    `service areas, FAQ and summary. Every review cites its own page in \`url\`. Datasets: ${deps.siteUrl}/reviews.json, ${deps.siteUrl}/insights.json.`,
+    `service areas, aspect sentiment (workmanship, cleanup, communication, price…), topics, FAQ and summary. Every review cites its own page in \`url\`. Datasets: ${deps.siteUrl}/reviews.json, ${deps.siteUrl}/insights.json.`,
   ].join(' ');
 }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { reviewTitle } from '../../src/core/feeds.ts';
+import type { InsightsDataset } from '../../src/core/insights/dataset.ts';
 import type { Review, ReviewsDataset } from '../../src/core/review.ts';
 import { ROOT } from '../support/build-site.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -131,6 +132,36 @@ describe('home page', () => {
         );
       }
       expect(await chart.getByTestId(/^rating-bar-/).count()).toBe(5);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("shows the aspect chart with bars as wide as each aspect's positive and negative share", async () => {
+    const insights = JSON.parse(
+      server.site.files.get('/insights.json')!.bytes!.toString('utf8'),
+    ) as InsightsDataset;
+    const mentioned = Object.entries(insights.aspects).filter(
+      ([, stats]) => stats.review_count > 0,
+    );
+    expect(mentioned.length).toBeGreaterThan(0);
+    const { page } = await openPage('/');
+    try {
+      const chart = page.getByTestId('aspect-chart');
+      expect(await chart.isVisible()).toBe(true);
+      expect(await chart.locator('li').count()).toBe(mentioned.length);
+      for (const [id, stats] of mentioned) {
+        const positive = chart.getByTestId(`aspect-positive-${id}`);
+        const bar = await positive.boundingBox();
+        const track = await positive.locator('..').boundingBox();
+        expect(bar?.width ?? 0).toBeCloseTo(
+          (track!.width * stats.positive) / stats.review_count,
+          0,
+        );
+        await expect(chart.getByTestId(`aspect-${id}`).textContent()).resolves.toContain(
+          `${stats.label}: ${stats.review_count} reviews`,
+        );
+      }
     } finally {
       await page.close();
     }

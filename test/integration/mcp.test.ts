@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { INSIGHTS_SECTIONS } from '../../src/core/insights/dataset.ts';
 import { FIXTURE_SITE_URL } from '../support/build-site.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
@@ -183,7 +184,7 @@ describe('tools/call', () => {
     ['get_review', { id: 'no-such-review' }, ['id', 'no-such-review']],
     ['get_review', {}, ['id']],
     ['get_reviews_since', { date: 'yesterday' }, ['date', 'YYYY-MM-DD']],
-    ['get_insights', { section: 'gossip' }, ['section', 'entities, faq, summary']],
+    ['get_insights', { section: 'gossip' }, ['section', INSIGHTS_SECTIONS.join(', ')]],
   ])(
     '%s with bad arguments %j is an error result naming the argument',
     async (name, args, words) => {

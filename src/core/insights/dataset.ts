@@ -1,34 +1,68 @@
-// The insights dataset (`/insights.json`): entities computed from the published reviews plus the
-// owner's FAQ and summary. Aspect sentiment and topics join it in a later issue.
+// The insights dataset (`/insights.json`): aspect-based sentiment, entities and topics computed
+// from the published reviews with the owner's lexicon, plus the owner's FAQ and a summary.
+// Pure: the same reviews, editorial and lexicon give the same bytes (no clock, no I/O).
 import { z } from 'zod';
 import type { Business, Review } from '../review.ts';
+import { analyzeReviews } from './analysis.ts';
+import { AspectsSchema, computeAspects } from './aspect-stats.ts';
+import { FaqSchema, type InsightsEditorial } from './editorial.ts';
 import { EntitiesSchema, computeEntities } from './entities.ts';
-import { FaqSchema, SummarySchema, type InsightsEditorial } from './editorial.ts';
+import { EMPTY_LEXICON, type Lexicon } from './lexicon.ts';
+import { ComputedSummarySchema, computeSummary } from './summary.ts';
+import { TopicSchema, computeTopics } from './topics.ts';
 
-export const INSIGHTS_SECTIONS = ['entities', 'faq', 'summary'] as const;
+export const INSIGHTS_SECTIONS = ['aspects', 'entities', 'topics', 'faq', 'summary'] as const;
 
 export const InsightsDatasetSchema = z.object({
-  schema_version: z.literal('1.0.0'),
+  schema_version: z.literal('1.1.0'),
   business_name: z.string(),
   review_count: z.number().int(),
+  aspects: AspectsSchema,
   entities: EntitiesSchema,
+  topics: z.array(TopicSchema).meta({ description: 'recurring phrases of the reviews, grouped' }),
   faq: FaqSchema,
-  summary: SummarySchema,
+  summary: ComputedSummarySchema,
 });
 
 export type InsightsDataset = z.infer<typeof InsightsDatasetSchema>;
 
+/** Words that must not make a topic: people and places are entities, opinions are not topics. */
+function topicExclusions(business: Business, lexicon: Lexicon): Set<string> {
+  const words = new Set<string>();
+  const addWords = (text: string) => {
+    for (const word of text.toLowerCase().split(/[^a-z']+/)) if (word) words.add(word);
+  };
+  addWords(business.name);
+  for (const t of business.technicians) {
+    addWords(t.name);
+    for (const alias of t.aliases ?? []) addWords(alias);
+  }
+  for (const area of business.service_areas) addWords(area.name);
+  for (const phrase of [...lexicon.polarity.positive, ...lexicon.polarity.negative])
+    if (/^[a-z]+$/.test(phrase)) words.add(phrase);
+  return words;
+}
+
+/**
+ * The insights dataset. Without a lexicon (content/insights/lexicon.json) no aspect is found and
+ * the aspect figures are all zero, as for a content folder that has none.
+ */
 export function buildInsights(
   business: Business,
   reviews: readonly Review[],
   editorial: InsightsEditorial,
+  lexicon: Lexicon = EMPTY_LEXICON,
 ): InsightsDataset {
+  const analyses = analyzeReviews(reviews, lexicon);
+  const aspects = computeAspects(analyses);
   return {
-    schema_version: '1.0.0',
+    schema_version: '1.1.0',
     business_name: business.name,
     review_count: reviews.length,
-    entities: computeEntities(business, reviews),
+    aspects,
+    entities: computeEntities(business, analyses),
+    topics: computeTopics(analyses, topicExclusions(business, lexicon)),
     faq: editorial.faq,
-    summary: editorial.summary,
+    summary: computeSummary(aspects, reviews.length, editorial.summary),
   };
 }

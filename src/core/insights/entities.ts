@@ -1,7 +1,20 @@
 // Entities of the insights dataset: technicians, services and service areas, each with how many
-// published reviews mention it (front matter is the source) and their average rating.
+// published reviews mention it (front matter is the source), their average rating and what those
+// reviews say per aspect.
 import { z } from 'zod';
 import { roundedMean, type Business, type Review } from '../review.ts';
+import type { ReviewAnalysis } from './analysis.ts';
+import { AspectTallySchema, tallyAspects, type AspectTally } from './aspect-stats.ts';
+import { ASPECT_IDS, type AspectId } from './lexicon.ts';
+
+export const EntityAspectsSchema = z
+  .object(
+    Object.fromEntries(ASPECT_IDS.map((id) => [id, AspectTallySchema.optional()])) as Record<
+      AspectId,
+      z.ZodOptional<typeof AspectTallySchema>
+    >,
+  )
+  .meta({ description: 'per aspect that those reviews speak of, their polarity split and score' });
 
 export const EntityStatsSchema = z.object({
   id: z.string(),
@@ -11,6 +24,7 @@ export const EntityStatsSchema = z.object({
     .number()
     .nullable()
     .meta({ description: 'mean rating of those reviews, 2 decimals' }),
+  aspects: EntityAspectsSchema,
 });
 
 export const EntitiesSchema = z.object({
@@ -21,41 +35,43 @@ export const EntitiesSchema = z.object({
 
 export type Entities = z.infer<typeof EntitiesSchema>;
 
-interface Tally {
-  count: number;
-  sum: number;
-}
-
-function tallyBy(
-  reviews: readonly Review[],
+function groupBy(
+  analyses: readonly ReviewAnalysis[],
   keysOf: (review: Review) => readonly string[],
-): Map<string, Tally> {
-  const tallies = new Map<string, Tally>();
-  for (const review of reviews) {
-    for (const key of new Set(keysOf(review))) {
-      const tally = tallies.get(key) ?? { count: 0, sum: 0 };
-      tally.count += 1;
-      tally.sum += review.rating;
-      tallies.set(key, tally);
+): Map<string, ReviewAnalysis[]> {
+  const groups = new Map<string, ReviewAnalysis[]>();
+  for (const analysis of analyses) {
+    for (const key of new Set(keysOf(analysis.review))) {
+      const group = groups.get(key) ?? [];
+      group.push(analysis);
+      groups.set(key, group);
     }
   }
-  return tallies;
+  return groups;
 }
 
-function stats(id: string, name: string, tally: Tally | undefined) {
+function stats(id: string, name: string, group: readonly ReviewAnalysis[] = []) {
+  const tallies = tallyAspects(group);
+  const aspects: Partial<Record<AspectId, AspectTally>> = {};
+  for (const aspect of ASPECT_IDS)
+    if (tallies[aspect].review_count > 0) aspects[aspect] = tallies[aspect];
   return {
     id,
     name,
-    mention_count: tally?.count ?? 0,
-    average_rating: roundedMean(tally?.sum ?? 0, tally?.count ?? 0),
+    mention_count: group.length,
+    average_rating: roundedMean(
+      group.reduce((sum, a) => sum + a.review.rating, 0),
+      group.length,
+    ),
+    aspects,
   };
 }
 
 /** Entities in the order the business lists them, so the bytes only move when the data does. */
-export function computeEntities(business: Business, reviews: readonly Review[]): Entities {
-  const byTechnician = tallyBy(reviews, (review) => review.technicians);
-  const byService = tallyBy(reviews, (review) => review.service_ids);
-  const byArea = tallyBy(reviews, (review) =>
+export function computeEntities(business: Business, analyses: readonly ReviewAnalysis[]): Entities {
+  const byTechnician = groupBy(analyses, (review) => review.technicians);
+  const byService = groupBy(analyses, (review) => review.service_ids);
+  const byArea = groupBy(analyses, (review) =>
     review.service_area_id ? [review.service_area_id] : [],
   );
   return {

@@ -1,0 +1,106 @@
+// `npm run eval:aspects [file] [--errors] [--json] [--throughput]`: scores the build's aspect
+// analyzer (same code, same lexicon) on a labelled JSONL set, by default the shared dev set.
+// Relative paths resolve against the project root.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError, parseConfig } from '../src/config.ts';
+import { ContentError } from '../src/content/load-content.ts';
+import { loadLexicon } from '../src/content/load-lexicon.ts';
+import { createAspectAnalyzer, type AspectOpinion } from '../src/core/insights/aspects.ts';
+import {
+  LabelledSentenceSchema,
+  formatAbsaReport,
+  scoreAbsa,
+  type LabelledSentence,
+} from '../src/core/insights/absa-metrics.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_SET = '../shared/data/absa-dev.jsonl';
+
+function parseLabelled(source: string, file: string): LabelledSentence[] {
+  const items: LabelledSentence[] = [];
+  source.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw new Error(`${file}:${index + 1}: not JSON (${(error as Error).message})`, {
+        cause: error,
+      });
+    }
+    const result = LabelledSentenceSchema.safeParse(value);
+    if (!result.success) {
+      const issue = result.error.issues[0]!;
+      throw new Error(`${file}:${index + 1}: ${issue.path.join('.') || 'line'}: ${issue.message}`);
+    }
+    items.push(result.data);
+  });
+  return items;
+}
+
+const show = (aspects: readonly AspectOpinion[]) =>
+  aspects.map((a) => `${a.aspect}:${a.polarity}`).join(' ') || '(none)';
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      errors: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      throughput: { type: 'boolean', default: false },
+    },
+  });
+  const file = path.resolve(root, positionals[0] ?? DEFAULT_SET);
+  const config = parseConfig();
+  const { lexicon, problems } = await loadLexicon(path.resolve(root, config.CONTENT_DIR));
+  if (problems.length > 0) throw new ContentError(problems);
+  const analyzer = createAspectAnalyzer(lexicon);
+  const items = parseLabelled(await readFile(file, 'utf8'), path.relative(root, file));
+
+  const predictions = items.map((item) => analyzer.analyzeSentence(item.text, item.rating));
+  const report = scoreAbsa(
+    items.map((item, index) => ({ gold: item.aspects, predicted: predictions[index]! })),
+  );
+
+  if (values.json) {
+    console.log(JSON.stringify(report, null, 2));
+  } else {
+    console.log(`${path.relative(root, file)}\n`);
+    console.log(formatAbsaReport(report));
+  }
+  if (values.errors) {
+    console.log('\nmismatches (id: text | gold | predicted)');
+    items.forEach((item, index) => {
+      const key = (list: readonly AspectOpinion[]) =>
+        list
+          .map((a) => `${a.aspect}:${a.polarity}`)
+          .sort()
+          .join(' ');
+      if (key(item.aspects) !== key(predictions[index]!))
+        console.log(
+          `${item.id}: ${item.text}\n    gold ${show(item.aspects)}\n    got  ${show(predictions[index]!)}`,
+        );
+    });
+  }
+  if (values.throughput) {
+    // Sentences per second of the analyzer alone, warm, over several passes of the set.
+    const passes = Math.max(1, Math.ceil(5000 / items.length));
+    const started = performance.now();
+    for (let pass = 0; pass < passes; pass++)
+      for (const item of items) analyzer.analyzeSentence(item.text, item.rating);
+    const seconds = (performance.now() - started) / 1000;
+    const sentences = passes * items.length;
+    console.log(
+      `\nthroughput: ${Math.round(sentences / seconds)} sentences/s (${sentences} sentences in ${seconds.toFixed(2)} s)`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ContentError || error instanceof ConfigError) console.error(error.message);
+  else console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,199 @@
+// Scores aspect predictions against a labelled set, as ASPECTS.md §4 defines: aspect detection
+// micro P/R/F1, polarity accuracy on detected aspects, joint micro F1, no-aspect accuracy and a
+// confusion table. Pure; `npm run eval:aspects` prints it.
+import { z } from 'zod';
+import { ASPECT_IDS, AspectIdSchema, type AspectId } from './lexicon.ts';
+import { POLARITIES, type AspectOpinion, type Polarity } from './aspects.ts';
+
+export const PolaritySchema = z.enum(POLARITIES);
+
+export const AspectOpinionSchema = z
+  .object({ aspect: AspectIdSchema, polarity: PolaritySchema })
+  .strict();
+
+/** One line of a labelled set such as `absa-dev.jsonl` (ASPECTS.md §3). */
+export const LabelledSentenceSchema = z
+  .object({
+    id: z.string().min(1),
+    text: z.string(),
+    rating: z.number().int().min(1).max(5).optional(),
+    aspects: z
+      .array(AspectOpinionSchema)
+      .refine((list) => new Set(list.map((a) => a.aspect)).size === list.length, {
+        message: 'at most one label per aspect',
+      }),
+  })
+  .strict();
+
+export type LabelledSentence = z.infer<typeof LabelledSentenceSchema>;
+
+export interface Scored {
+  gold: readonly AspectOpinion[];
+  predicted: readonly AspectOpinion[];
+}
+
+export interface PrecisionRecall {
+  precision: number;
+  recall: number;
+  f1: number;
+  true_positives: number;
+  false_positives: number;
+  false_negatives: number;
+}
+
+export interface AspectRow extends PrecisionRecall {
+  aspect: AspectId;
+  gold: number;
+  predicted: number;
+  /** Among correctly detected pairs: gold polarity → predicted polarity → count. */
+  polarity: Record<Polarity, Record<Polarity, number>>;
+}
+
+export interface AbsaReport {
+  sentences: number;
+  aspect_detection: PrecisionRecall;
+  polarity_accuracy: number;
+  polarity_correct: number;
+  polarity_total: number;
+  joint: PrecisionRecall;
+  no_aspect_accuracy: number;
+  no_aspect_correct: number;
+  no_aspect_total: number;
+  per_aspect: AspectRow[];
+  /** Over all correctly detected pairs: gold polarity → predicted polarity → count. */
+  polarity_confusion: Record<Polarity, Record<Polarity, number>>;
+}
+
+function ratio(numerator: number, denominator: number): number {
+  return denominator === 0 ? 0 : numerator / denominator;
+}
+
+function precisionRecall(tp: number, fp: number, fn: number): PrecisionRecall {
+  const precision = ratio(tp, tp + fp);
+  const recall = ratio(tp, tp + fn);
+  return {
+    precision,
+    recall,
+    f1: ratio(2 * precision * recall, precision + recall),
+    true_positives: tp,
+    false_positives: fp,
+    false_negatives: fn,
+  };
+}
+
+function emptyConfusion(): Record<Polarity, Record<Polarity, number>> {
+  const row = () => ({ positive: 0, negative: 0, neutral: 0 });
+  return { positive: row(), negative: row(), neutral: row() };
+}
+
+export function scoreAbsa(items: readonly Scored[]): AbsaReport {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let jointTp = 0;
+  let jointFp = 0;
+  let jointFn = 0;
+  let noAspectTotal = 0;
+  let noAspectCorrect = 0;
+  const confusion = emptyConfusion();
+  const rows = new Map(
+    ASPECT_IDS.map((aspect) => [
+      aspect,
+      { aspect, tp: 0, fp: 0, fn: 0, gold: 0, predicted: 0, polarity: emptyConfusion() },
+    ]),
+  );
+
+  for (const { gold, predicted } of items) {
+    const goldBy = new Map(gold.map((a) => [a.aspect, a.polarity]));
+    const predictedBy = new Map(predicted.map((a) => [a.aspect, a.polarity]));
+    if (gold.length === 0) {
+      noAspectTotal += 1;
+      if (predicted.length === 0) noAspectCorrect += 1;
+    }
+    for (const [aspect, polarity] of goldBy) {
+      const row = rows.get(aspect)!;
+      row.gold += 1;
+      const guess = predictedBy.get(aspect);
+      if (guess === undefined) {
+        fn += 1;
+        row.fn += 1;
+        jointFn += 1;
+        continue;
+      }
+      tp += 1;
+      row.tp += 1;
+      confusion[polarity][guess] += 1;
+      row.polarity[polarity][guess] += 1;
+      if (guess === polarity) jointTp += 1;
+      else {
+        jointFp += 1;
+        jointFn += 1;
+      }
+    }
+    for (const aspect of predictedBy.keys()) {
+      const row = rows.get(aspect)!;
+      row.predicted += 1;
+      if (!goldBy.has(aspect)) {
+        fp += 1;
+        row.fp += 1;
+        jointFp += 1;
+      }
+    }
+  }
+
+  const polarityCorrect = POLARITIES.reduce((sum, p) => sum + confusion[p][p], 0);
+  return {
+    sentences: items.length,
+    aspect_detection: precisionRecall(tp, fp, fn),
+    polarity_accuracy: ratio(polarityCorrect, tp),
+    polarity_correct: polarityCorrect,
+    polarity_total: tp,
+    joint: precisionRecall(jointTp, jointFp, jointFn),
+    no_aspect_accuracy: ratio(noAspectCorrect, noAspectTotal),
+    no_aspect_correct: noAspectCorrect,
+    no_aspect_total: noAspectTotal,
+    per_aspect: [...rows.values()].map((row) => ({
+      aspect: row.aspect,
+      gold: row.gold,
+      predicted: row.predicted,
+      polarity: row.polarity,
+      ...precisionRecall(row.tp, row.fp, row.fn),
+    })),
+    polarity_confusion: confusion,
+  };
+}
+
+const pct = (value: number) => (value * 100).toFixed(1).padStart(5);
+
+/** The report as a plain-text table for a terminal. */
+export function formatAbsaReport(report: AbsaReport): string {
+  const pr = (name: string, m: PrecisionRecall) =>
+    `${name.padEnd(22)} P ${pct(m.precision)}  R ${pct(m.recall)}  F1 ${pct(m.f1)}   (tp ${m.true_positives}, fp ${m.false_positives}, fn ${m.false_negatives})`;
+  const lines = [
+    `sentences              ${report.sentences}`,
+    pr('aspect detection', report.aspect_detection),
+    `polarity accuracy      ${pct(report.polarity_accuracy)}   (${report.polarity_correct}/${report.polarity_total} detected pairs)`,
+    pr('joint aspect+polarity', report.joint),
+    `no-aspect accuracy     ${pct(report.no_aspect_accuracy)}   (${report.no_aspect_correct}/${report.no_aspect_total})`,
+    '',
+    'aspect                 gold  pred    P      R      F1   | polarity on detected (gold→pred: + − 0)',
+  ];
+  const cell = (row: Record<Polarity, number>) =>
+    `${row.positive}/${row.negative}/${row.neutral}`.padEnd(8);
+  for (const row of report.per_aspect) {
+    lines.push(
+      `${row.aspect.padEnd(22)} ${String(row.gold).padStart(4)}  ${String(row.predicted).padStart(4)}  ${pct(row.precision)}  ${pct(row.recall)}  ${pct(row.f1)} | +→ ${cell(row.polarity.positive)} −→ ${cell(row.polarity.negative)} 0→ ${cell(row.polarity.neutral)}`,
+    );
+  }
+  const c = report.polarity_confusion;
+  lines.push(
+    '',
+    'polarity confusion (rows gold, columns predicted)',
+    '            positive  negative  neutral',
+    ...POLARITIES.map(
+      (p) =>
+        `${p.padEnd(10)}  ${String(c[p].positive).padStart(8)}  ${String(c[p].negative).padStart(8)}  ${String(c[p].neutral).padStart(7)}`,
+    ),
+  );
+  return lines.join('\n');
+}

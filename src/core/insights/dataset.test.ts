@@ -1,0 +1,292 @@
+import { describe, expect, test } from 'vitest';
+import type { Business, Review } from '../review.ts';
+import { createAspectAnalyzer } from './aspects.ts';
+import { monthsBefore } from './aspect-stats.ts';
+import { INSIGHTS_SECTIONS, InsightsDatasetSchema, buildInsights } from './dataset.ts';
+import type { InsightsEditorial } from './editorial.ts';
+import { ASPECT_IDS, LexiconSchema } from './lexicon.ts';
+
+function makeLexicon() {
+  return LexiconSchema.parse({
+    version: 1,
+    negators: ['not', 'no', 'never'],
+    contrast: ['but'],
+    clause_breaks: ['and'],
+    polarity: { positive: ['great', 'good'], negative: ['bad', 'terrible'] },
+    aspects: {
+      ...Object.fromEntries(ASPECT_IDS.map((id) => [id, {}])),
+      workmanship: { targets: ['roof'], negative: ['still ~ leak|leaks'] },
+      communication: { positive: ['call|called ~ back'] },
+      timeliness: { positive: ['on time'], negative: ['late'] },
+      cleanup: { cues: ['nail|nails'], negative: ['nail|nails ~ in ~ driveway|yard'] },
+      price_value: { cues: ['price'], positive: ['fair'] },
+    },
+  });
+}
+
+function makeBusiness(): Business {
+  return {
+    name: 'Test Roofing',
+    contact: {},
+    address: {
+      street_address: '1 Main',
+      locality: 'Town',
+      region: 'CO',
+      postal_code: '80000',
+      country_code: 'US',
+    },
+    timezone: 'America/Denver',
+    services: [
+      { id: 'roof-repair', name: 'Roof Repair' },
+      { id: 'gutters', name: 'Gutters' },
+    ],
+    technicians: [
+      { id: 'mike-alvarez', name: 'Mike Alvarez', role: 'Crew lead' },
+      { id: 'sam-lee', name: 'Sam Lee' },
+    ],
+    service_areas: [{ id: 'lakewood', name: 'Lakewood' }],
+  };
+}
+
+let counter = 0;
+function makeReview(overrides: Partial<Review> = {}): Review {
+  counter += 1;
+  const id = overrides.id ?? `review-${String(counter).padStart(4, '0')}`;
+  return {
+    id,
+    url: `https://reviews.test/reviews/${id}/`,
+    rating: 5,
+    date: '2024-01-01',
+    title: null,
+    text: 'Good work.',
+    language: 'en',
+    author: { name: 'A. B.', location: null },
+    verified: true,
+    verification: { method: 'job_record_match', verified_on: null },
+    source: { platform: 'google', url: null },
+    technicians: [],
+    service_ids: [],
+    service_area_id: null,
+    owner_reply: null,
+    updated: overrides.date ?? '2024-01-01',
+    ...overrides,
+  };
+}
+
+const editorial: InsightsEditorial = {
+  faq: [{ question: 'Do you fix leaks?', answer: 'Yes.' }],
+  summary: { title: 'What they say', text: 'Mostly good things.' },
+};
+
+/** A varied set: recent and older reviews, several technicians, a recurring phrase. */
+function makeReviews(): Review[] {
+  const texts: [number, string][] = [
+    [5, 'Great roof and they were on time. The pipe boot was replaced.'],
+    [2, 'They were late. The office never called back about the pipe boot.'],
+    [4, 'The price was fair. Not a single nail in the yard.'],
+    [1, 'The garage still leaks. There were nails in the driveway for weeks.'],
+    [5, 'They called back the same day. Great roof! The pipe boot looks new.'],
+    [3, 'The roof is good but they were late.'],
+    [5, 'Highly recommend them to anyone.'],
+  ];
+  const dates = [
+    '2021-03-02',
+    '2022-07-19',
+    '2023-11-30',
+    '2024-02-29',
+    '2024-06-01',
+    '2024-09-15',
+  ];
+  const reviews: Review[] = [];
+  for (let i = 0; i < 21; i++) {
+    const [rating, text] = texts[i % texts.length]!;
+    reviews.push(
+      makeReview({
+        id: `r-${String(i).padStart(2, '0')}`,
+        rating,
+        text,
+        date: dates[i % dates.length]!,
+        technicians: i % 3 === 0 ? ['Mike Alvarez'] : i % 3 === 1 ? ['Sam Lee'] : [],
+        service_ids: i % 2 === 0 ? ['roof-repair'] : ['gutters'],
+        service_area_id: i % 4 === 0 ? 'lakewood' : null,
+      }),
+    );
+  }
+  return reviews;
+}
+
+const build = (reviews: readonly Review[]) =>
+  buildInsights(makeBusiness(), reviews, editorial, makeLexicon());
+
+test('the dataset is byte-identical for the same content, in any input order', () => {
+  const reviews = makeReviews();
+  const first = JSON.stringify(build(reviews));
+  expect(JSON.stringify(build(reviews))).toBe(first);
+  expect(JSON.stringify(build([...reviews].reverse()))).toBe(first);
+  const shuffled = [...reviews].sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  expect(JSON.stringify(build(shuffled))).toBe(first);
+});
+
+test('the dataset matches its schema and has every section get_insights offers', () => {
+  const dataset = build(makeReviews());
+  expect(InsightsDatasetSchema.parse(dataset)).toEqual(dataset);
+  for (const section of INSIGHTS_SECTIONS) expect(dataset[section]).toBeDefined();
+  expect(Object.keys(dataset.aspects)).toEqual([...ASPECT_IDS]);
+});
+
+describe('counts agree with the per-review analysis', () => {
+  const reviews = makeReviews();
+  const dataset = build(reviews);
+  const analyzer = createAspectAnalyzer(makeLexicon());
+  const perReview = reviews.map((r) => ({
+    review: r,
+    ...analyzer.analyzeReview(r.text, r.rating),
+  }));
+
+  test.each(ASPECT_IDS)('%s', (aspect) => {
+    const stats = dataset.aspects[aspect];
+    const opinions = perReview.flatMap((r) => r.aspects.filter((o) => o.aspect === aspect));
+    const sentences = perReview.flatMap((r) =>
+      r.sentences.flatMap((s) => s.aspects.filter((o) => o.aspect === aspect)),
+    );
+    const count = (list: typeof opinions, polarity: string) =>
+      list.filter((o) => o.polarity === polarity).length;
+    expect(stats.review_count).toBe(opinions.length);
+    expect([stats.positive, stats.negative, stats.neutral]).toEqual([
+      count(opinions, 'positive'),
+      count(opinions, 'negative'),
+      count(opinions, 'neutral'),
+    ]);
+    expect(stats.sentence_count).toBe(sentences.length);
+    expect(stats.sentences).toEqual({
+      positive: count(sentences, 'positive'),
+      negative: count(sentences, 'negative'),
+      neutral: count(sentences, 'neutral'),
+    });
+    expect(stats.score).toBe(
+      opinions.length === 0
+        ? null
+        : Math.round(((stats.positive - stats.negative) / opinions.length) * 100) / 100,
+    );
+    const { recent, earlier } = stats.trend;
+    expect(recent.review_count + earlier.review_count).toBe(stats.review_count);
+  });
+
+  test('each entity breakdown counts the aspects of its own reviews', () => {
+    const mike = dataset.entities.technicians.find((t) => t.id === 'mike-alvarez')!;
+    const his = perReview.filter((r) => r.review.technicians.includes('Mike Alvarez'));
+    expect(mike.mention_count).toBe(his.length);
+    for (const aspect of ASPECT_IDS) {
+      const opinions = his.flatMap((r) => r.aspects.filter((o) => o.aspect === aspect));
+      expect(mike.aspects[aspect]?.review_count ?? 0).toBe(opinions.length);
+      expect(mike.aspects[aspect]?.negative ?? 0).toBe(
+        opinions.filter((o) => o.polarity === 'negative').length,
+      );
+    }
+    expect(mike.role).toBe('Crew lead');
+  });
+
+  test('quotes are sentences of the reviews they name, one per review', () => {
+    for (const aspect of ASPECT_IDS) {
+      const quotes = dataset.aspects[aspect].quotes;
+      expect(new Set(quotes.map((q) => q.review_id)).size).toBe(quotes.length);
+      for (const quote of quotes) {
+        const review = perReview.find((r) => r.review.id === quote.review_id)!;
+        const sentence = review.sentences.find((s) => s.text === quote.text)!;
+        expect(sentence.aspects).toContainEqual({ aspect, polarity: quote.polarity });
+      }
+    }
+  });
+});
+
+describe('trend', () => {
+  test('the last 12 months end at the newest review, not at the clock', () => {
+    const trend = build(makeReviews()).aspects.timeliness.trend;
+    expect(trend.until).toBe('2024-09-15');
+    expect(trend.since).toBe('2023-09-15');
+  });
+
+  test('an aspect that got worse is "worsening", and fewer than 3 reviews a side give no direction', () => {
+    const late = (id: string, date: string) =>
+      makeReview({ id, date, rating: 2, text: 'They were late.' });
+    const onTime = (id: string, date: string) =>
+      makeReview({ id, date, rating: 5, text: 'They were on time.' });
+    const reviews = [
+      onTime('a', '2020-01-01'),
+      onTime('b', '2020-02-01'),
+      onTime('c', '2020-03-01'),
+      late('d', '2024-01-01'),
+      late('e', '2024-02-01'),
+      late('f', '2024-03-01'),
+    ];
+    expect(build(reviews).aspects.timeliness.trend).toMatchObject({
+      recent: { review_count: 3, score: -1 },
+      earlier: { review_count: 3, score: 1 },
+      change: -2,
+      direction: 'worsening',
+    });
+    expect(build(reviews.slice(1)).aspects.timeliness.trend.direction).toBeNull();
+  });
+
+  test.each([
+    ['2024-09-15', '2023-09-15'],
+    ['2024-02-29', '2023-02-28'],
+    ['2024-01-31', '2023-01-31'],
+  ])('12 months before %s is %s', (date, expected) => {
+    expect(monthsBefore(date, 12)).toBe(expected);
+  });
+});
+
+describe('topics', () => {
+  test('a phrase used in several reviews is a topic with its reviews and their mean rating', () => {
+    const reviews = makeReviews();
+    const topic = build(reviews).topics.find((t) => t.label === 'pipe boot')!;
+    const using = reviews.filter((r) => r.text.includes('pipe boot'));
+    expect(topic.review_count).toBe(using.length);
+    expect([...topic.review_ids].sort()).toEqual(using.map((r) => r.id).sort());
+    const mean = using.reduce((sum, r) => sum + r.rating, 0) / using.length;
+    expect(topic.average_rating).toBe(Math.round(mean * 100) / 100);
+  });
+
+  test('names of technicians and opinion words do not make topics', () => {
+    // Half the reviews: a phrase in more than half of them says nothing distinctive.
+    const reviews = Array.from({ length: 10 }, (_, i) =>
+      makeReview({
+        id: `t-${i}`,
+        text: i % 2 ? 'Mike Alvarez did a great job on the chimney cap.' : 'Good work.',
+      }),
+    );
+    const labels = build(reviews).topics.map((t) => t.label);
+    expect(labels).toContain('chimney cap');
+    expect(labels.join(' ')).not.toMatch(/mike|alvarez|great/);
+  });
+});
+
+describe('summary', () => {
+  test("keeps the owner's title and text and adds figures-based highlights and concerns", () => {
+    const summary = build(makeReviews()).summary;
+    expect(summary.title).toBe('What they say');
+    expect(summary.text).toBe('Mostly good things.');
+    expect(summary.highlights.map((h) => h.aspect)).toContain('price_value');
+    expect(summary.concerns.map((c) => c.aspect)).toContain('timeliness');
+    for (const item of [...summary.highlights, ...summary.concerns])
+      expect(item.text).toContain(`of the ${item.review_count} reviews`);
+  });
+
+  test('without summary.md the title and text are null', () => {
+    const dataset = buildInsights(
+      makeBusiness(),
+      makeReviews(),
+      { faq: [], summary: null },
+      makeLexicon(),
+    );
+    expect(dataset.summary).toMatchObject({ title: null, text: null });
+  });
+});
+
+test('without a lexicon there are no aspects, and the rest is still there', () => {
+  const dataset = buildInsights(makeBusiness(), makeReviews(), editorial);
+  expect(ASPECT_IDS.every((id) => dataset.aspects[id].review_count === 0)).toBe(true);
+  expect(dataset.entities.technicians[0]!.mention_count).toBe(7);
+  expect(dataset.faq).toEqual(editorial.faq);
+});

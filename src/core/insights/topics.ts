@@ -1,0 +1,216 @@
+// Topics of the insights dataset: noun phrases that recur across reviews ("pipe boot", "hail
+// damage"), grouped when they occur in mostly the same reviews. Pure and deterministic: ties are
+// broken by the phrase itself, never by Map order or the clock.
+import { z } from 'zod';
+import { compareNewestFirst, roundedMean, type Review } from '../review.ts';
+import type { ReviewAnalysis } from './analysis.ts';
+import type { TokenizedSentence } from './sentences.ts';
+
+export const TOPICS_MAX = 12;
+/** A phrase becomes a topic candidate when this many reviews use it (or 1% of them, if more). */
+export const TOPIC_MIN_REVIEWS = 3;
+/** Phrases in more than this share of the reviews say nothing distinctive ("new roof"). */
+export const TOPIC_MAX_SHARE = 0.5;
+/** Two phrases are one topic when their review sets overlap this much (Jaccard index). */
+export const TOPIC_MERGE_OVERLAP = 0.5;
+export const TOPIC_KEYWORDS_MAX = 6;
+export const TOPIC_REVIEW_IDS_MAX = 100;
+
+export const TopicSchema = z.object({
+  id: z.string(),
+  label: z.string().meta({ description: 'the most used phrase of the topic' }),
+  keywords: z.array(z.string()).meta({ description: 'phrases of the topic, most used first' }),
+  review_count: z.number().int().meta({ description: 'reviews that use one of the keywords' }),
+  average_rating: z.number().nullable().meta({ description: 'mean rating of those reviews' }),
+  review_ids: z.array(z.string()).meta({
+    description: `ids of those reviews, newest first, at most ${TOPIC_REVIEW_IDS_MAX}`,
+  }),
+});
+
+export type Topic = z.infer<typeof TopicSchema>;
+
+// Words that make a phrase but not a topic: time, order and quantity ("following week").
+const GENERIC_WORDS = new Set([
+  'new',
+  'old',
+  'whole',
+  'entire',
+  'next',
+  'last',
+  'first',
+  'second',
+  'third',
+  'same',
+  'other',
+  'few',
+  'several',
+  'many',
+  'much',
+  'more',
+  'most',
+  'little',
+  'big',
+  'small',
+  'large',
+  'lot',
+  'couple',
+  'bit',
+  'day',
+  'days',
+  'week',
+  'weeks',
+  'month',
+  'months',
+  'year',
+  'years',
+  'time',
+  'times',
+  'hour',
+  'hours',
+  'minute',
+  'minutes',
+  'morning',
+  'afternoon',
+  'evening',
+  'night',
+  'today',
+  'yesterday',
+  'tomorrow',
+  'thing',
+  'things',
+  'way',
+  'part',
+  'kind',
+  'sort',
+  'everything',
+  'something',
+  'anything',
+  'nothing',
+  'place',
+  'people',
+  'guy',
+  'guys',
+  'folks',
+  'company',
+  'following',
+  'previous',
+  'recent',
+  'early',
+  'late',
+  'full',
+  'half',
+  'extra',
+  'real',
+  'sure',
+]);
+
+const HEAD_TAGS = new Set(['NOUN', 'PROPN']);
+const CONTENT_TAGS = new Set(['NOUN', 'PROPN', 'ADJ']);
+const WORD = /^[a-z][a-z'-]{2,}$/;
+
+/** The noun phrases (2–3 words ending in a noun) of one sentence, as lemmas. */
+export function nounPhrases(sentence: TokenizedSentence, excluded: ReadonlySet<string>): string[] {
+  const phrases: string[] = [];
+  let run: { term: string; pos: string }[] = [];
+  const flush = () => {
+    for (let start = 0; start < run.length; start++) {
+      for (let length = 2; length <= 3 && start + length <= run.length; length++) {
+        const words = run.slice(start, start + length);
+        if (!HEAD_TAGS.has(words.at(-1)!.pos)) continue;
+        phrases.push(words.map((w) => w.term).join(' '));
+      }
+    }
+    run = [];
+  };
+  sentence.words.forEach((word, i) => {
+    const pos = sentence.pos[i]!;
+    const lower = word.toLowerCase();
+    const lemma = sentence.lemmas[i]?.toLowerCase();
+    const term = pos === 'NOUN' && lemma && lemma !== 'undefined' ? lemma : lower;
+    const usable =
+      CONTENT_TAGS.has(pos) &&
+      !sentence.stopWords[i] &&
+      WORD.test(term) &&
+      !GENERIC_WORDS.has(term) &&
+      !excluded.has(term);
+    if (usable) run.push({ term, pos });
+    else flush();
+  });
+  flush();
+  return phrases;
+}
+
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/**
+ * Topics from the review texts. `excluded` holds words that must not make a phrase: names of
+ * technicians and places (they are entities) and opinion words (a topic is a thing, not a mood).
+ */
+export function computeTopics(
+  analyses: readonly ReviewAnalysis[],
+  excluded: ReadonlySet<string>,
+): Topic[] {
+  const reviewsOf = new Map<string, Set<number>>();
+  analyses.forEach((analysis, index) => {
+    for (const sentence of analysis.sentences) {
+      for (const phrase of nounPhrases(sentence.tokens, excluded)) {
+        let set = reviewsOf.get(phrase);
+        if (!set) reviewsOf.set(phrase, (set = new Set()));
+        set.add(index);
+      }
+    }
+  });
+  const minReviews = Math.max(TOPIC_MIN_REVIEWS, Math.ceil(analyses.length * 0.01));
+  const maxReviews = Math.max(minReviews, Math.floor(analyses.length * TOPIC_MAX_SHARE));
+  const candidates = [...reviewsOf]
+    .filter(([, set]) => set.size >= minReviews && set.size <= maxReviews)
+    .sort(([a, x], [b, y]) => y.size - x.size || (a < b ? -1 : a > b ? 1 : 0));
+
+  // A phrase joins the group whose first (most used) phrase it overlaps most. Comparing with the
+  // first phrase, not the growing union, keeps a group from swallowing everything.
+  const groups: { phrases: string[]; first: Set<number>; reviews: Set<number> }[] = [];
+  for (const [phrase, reviews] of candidates) {
+    let best: (typeof groups)[number] | undefined;
+    let bestOverlap = 0;
+    for (const group of groups) {
+      let shared = 0;
+      for (const review of reviews) if (group.first.has(review)) shared += 1;
+      // Sharing fewer reviews than a topic needs is coincidence, whatever the ratio.
+      const overlap = shared < minReviews ? 0 : shared / (reviews.size + group.first.size - shared);
+      if (overlap > bestOverlap) {
+        best = group;
+        bestOverlap = overlap;
+      }
+    }
+    if (best && bestOverlap >= TOPIC_MERGE_OVERLAP) {
+      best.phrases.push(phrase);
+      for (const review of reviews) best.reviews.add(review);
+    } else if (groups.length < TOPICS_MAX) {
+      groups.push({ phrases: [phrase], first: reviews, reviews: new Set(reviews) });
+    }
+  }
+
+  return groups
+    .map((group) => {
+      const reviews: Review[] = [...group.reviews]
+        .map((index) => analyses[index]!.review)
+        .sort(compareNewestFirst);
+      return {
+        id: slug(group.phrases[0]!),
+        label: group.phrases[0]!,
+        keywords: group.phrases.slice(0, TOPIC_KEYWORDS_MAX),
+        review_count: reviews.length,
+        average_rating: roundedMean(
+          reviews.reduce((sum, r) => sum + r.rating, 0),
+          reviews.length,
+        ),
+        review_ids: reviews.slice(0, TOPIC_REVIEW_IDS_MAX).map((r) => r.id),
+      };
+    })
+    .sort((a, b) => b.review_count - a.review_count || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
