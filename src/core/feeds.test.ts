@@ -17,8 +17,9 @@ import {
   renderJsonFeed,
 } from './feeds.ts';
 import type { FeedContext } from './feeds.ts';
-import { BusinessSchema, ReviewSchema } from './review.ts';
+import { BusinessSchema } from './review.ts';
 import type { Business, Review } from './review.ts';
+import { makeDetailedReview } from '../../test/support/builders.ts';
 
 const SITE_URL = 'https://reviews.summit-roofing.example';
 
@@ -45,29 +46,6 @@ function makeBusiness(overrides: Partial<Business> = {}): Business {
   });
 }
 
-function makeReview(overrides: Partial<Review> = {}): Review {
-  const id = overrides.id ?? 'r-001';
-  return ReviewSchema.parse({
-    id,
-    url: `${SITE_URL}/reviews/${id}/`,
-    rating: 5,
-    date: '2024-05-01',
-    title: 'Fixed the leak in a day',
-    text: 'Ana found the leak and fixed it the same afternoon.',
-    language: 'en',
-    author: { name: 'Pat Doe', location: 'Denver, CO' },
-    verified: true,
-    verification: { method: 'job_record_match', verified_on: '2024-05-02' },
-    source: { platform: 'direct', url: null },
-    technicians: ['Ana López'],
-    service_ids: ['roof-repair'],
-    service_area_id: 'denver',
-    owner_reply: null,
-    updated: overrides.date ?? '2024-05-01',
-    ...overrides,
-  });
-}
-
 /** YYYY-MM-DD `daysBefore` days before 2024-12-31 (fixed, so no clock is involved). */
 function dayBefore(daysBefore: number): string {
   return new Date(Date.UTC(2024, 11, 31 - daysBefore)).toISOString().slice(0, 10);
@@ -76,7 +54,7 @@ function dayBefore(daysBefore: number): string {
 /** `count` reviews, newest first, with ids r-000 (newest) … */
 function makeReviews(count: number): Review[] {
   return Array.from({ length: count }, (_, index) =>
-    makeReview({
+    makeDetailedReview({
       id: `r-${String(index).padStart(3, '0')}`,
       date: dayBefore(index),
       rating: (index % 5) + 1,
@@ -85,7 +63,12 @@ function makeReviews(count: number): Review[] {
 }
 
 function context(overrides: Partial<FeedContext> = {}): FeedContext {
-  return { siteUrl: SITE_URL, business: makeBusiness(), reviews: [makeReview()], ...overrides };
+  return {
+    siteUrl: SITE_URL,
+    business: makeBusiness(),
+    reviews: [makeDetailedReview()],
+    ...overrides,
+  };
 }
 
 interface JsonFeedItem {
@@ -200,7 +183,9 @@ afterEach(() => {
 describe('JSON Feed 1.1', () => {
   test('json feed is valid against the JSON Feed 1.1 schema and declares version 1.1', () => {
     const doc = jsonFeed(
-      context({ reviews: [...makeReviews(3), makeReview({ id: 'hard', text: HARD_TEXT })] }),
+      context({
+        reviews: [...makeReviews(3), makeDetailedReview({ id: 'hard', text: HARD_TEXT })],
+      }),
     );
     expect(validateJsonFeed(doc)).toEqual([]);
     expect(doc.version).toBe(JSON_FEED_VERSION);
@@ -232,7 +217,7 @@ describe('JSON Feed 1.1', () => {
   });
 
   test('an item carries url, title, content_text, RFC 3339 dates, authors, service names as tags and language', () => {
-    const review = makeReview({
+    const review = makeDetailedReview({
       id: 'r-042',
       date: '2024-03-09',
       updated: '2024-04-10',
@@ -253,12 +238,14 @@ describe('JSON Feed 1.1', () => {
   });
 
   test('an item without a title gets "<rating>-star review by <author>"', () => {
-    const [item] = jsonFeed(context({ reviews: [makeReview({ title: null, rating: 4 })] })).items;
+    const [item] = jsonFeed(
+      context({ reviews: [makeDetailedReview({ title: null, rating: 4 })] }),
+    ).items;
     expect(item?.title).toBe('4-star review by Pat Doe');
   });
 
   test('the _review extension carries rating, technicians, service_ids and verification', () => {
-    const review = makeReview({
+    const review = makeDetailedReview({
       rating: 3,
       technicians: ['Ana López', 'Sam Lee'],
       service_ids: ['gutters'],
@@ -276,7 +263,10 @@ describe('JSON Feed 1.1', () => {
   test('json feed keeps control characters, escaped as \\u sequences, and all hard text unchanged', () => {
     const ctx = context({
       reviews: [
-        makeReview({ text: HARD_TEXT, author: { name: 'Tom &amp; "T" <x>', location: null } }),
+        makeDetailedReview({
+          text: HARD_TEXT,
+          author: { name: 'Tom &amp; "T" <x>', location: null },
+        }),
       ],
     });
     const raw = renderJsonFeed(ctx);
@@ -293,7 +283,9 @@ describe('JSON Feed 1.1', () => {
 describe('Atom', () => {
   test('atom is valid against the RFC 4287 grammar and the checks the grammar misses', async () => {
     const xml = renderAtomFeed(
-      context({ reviews: [...makeReviews(3), makeReview({ id: 'hard', text: HARD_TEXT })] }),
+      context({
+        reviews: [...makeReviews(3), makeDetailedReview({ id: 'hard', text: HARD_TEXT })],
+      }),
     );
     expect(await validateAtom(xml)).toEqual([]);
     expect(atomChecksBeyondGrammar(xml, `${SITE_URL}/feed.xml`)).toEqual([]);
@@ -329,7 +321,7 @@ describe('Atom', () => {
   });
 
   test('atom entries link to the review page and date updated/published from the review', () => {
-    const review = makeReview({ id: 'r-042', date: '2024-03-09', updated: '2024-04-10' });
+    const review = makeDetailedReview({ id: 'r-042', date: '2024-03-09', updated: '2024-04-10' });
     const [entry] = atomEntries(renderAtomFeed(context({ reviews: [review] })));
     if (!entry) throw new Error('no entry');
     expect(child(entry, 'link').getAttribute('href')).toBe(`${SITE_URL}/reviews/r-042/`);
@@ -343,8 +335,8 @@ describe('Atom', () => {
 
   test('atom feed updated is the latest review update, not the time of rendering', () => {
     const reviews = [
-      makeReview({ id: 'a', date: '2024-06-01' }),
-      makeReview({ id: 'b', date: '2024-05-01', updated: '2024-07-15' }),
+      makeDetailedReview({ id: 'a', date: '2024-06-01' }),
+      makeDetailedReview({ id: 'b', date: '2024-05-01', updated: '2024-07-15' }),
     ];
     const feed = feedElement(renderAtomFeed(context({ reviews })));
     expect(Date.parse(child(feed, 'updated').textContent ?? '')).toBe(
@@ -356,7 +348,7 @@ describe('Atom', () => {
     const xml = renderAtomFeed(
       context({
         reviews: [
-          makeReview({
+          makeDetailedReview({
             text: HARD_TEXT,
             title: 'Bell\u0007 🏠 title',
             author: { name: 'Pat\u000B 𝄞', location: null },
@@ -376,7 +368,9 @@ describe('Atom', () => {
 
   test('atom escapes markup-like review text so that it decodes back to the original text', async () => {
     const title = '</script> <b>5 stars</b> & "more" \'quotes\' ]]> 👍';
-    const xml = renderAtomFeed(context({ reviews: [makeReview({ text: HARD_TEXT, title })] }));
+    const xml = renderAtomFeed(
+      context({ reviews: [makeDetailedReview({ text: HARD_TEXT, title })] }),
+    );
     expect(await validateAtom(xml)).toEqual([]);
     const [entry] = atomEntries(xml);
     if (!entry) throw new Error('no entry');
@@ -397,7 +391,7 @@ describe('Atom', () => {
     const xml = renderAtomFeed(
       context({
         business,
-        reviews: [makeReview({ author: { name: 'Tom &amp; Jerry <x>', location: null } })],
+        reviews: [makeDetailedReview({ author: { name: 'Tom &amp; Jerry <x>', location: null } })],
       }),
     );
     const feed = feedElement(xml);
@@ -425,7 +419,7 @@ describe('Atom', () => {
       ],
     });
     const xml = renderAtomFeed(
-      context({ business, reviews: [makeReview({ service_ids: ['gutters', 'odd'] })] }),
+      context({ business, reviews: [makeDetailedReview({ service_ids: ['gutters', 'odd'] })] }),
     );
     expect(await validateAtom(xml)).toEqual([]);
     const [entry] = atomEntries(xml);
@@ -503,7 +497,7 @@ describe('both feeds', () => {
   });
 
   test('the same input gives identical strings', () => {
-    const reviews = [...makeReviews(10), makeReview({ id: 'hard', text: HARD_TEXT })];
+    const reviews = [...makeReviews(10), makeDetailedReview({ id: 'hard', text: HARD_TEXT })];
     expect(renderJsonFeed(context({ reviews }))).toBe(renderJsonFeed(context({ reviews })));
     expect(renderAtomFeed(context({ reviews }))).toBe(renderAtomFeed(context({ reviews })));
   });

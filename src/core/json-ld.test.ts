@@ -8,8 +8,9 @@ import {
   serializeJsonLd,
   type JsonLdValue,
 } from './json-ld.ts';
-import { BusinessSchema, ReviewSchema, computeAggregateRating } from './review.ts';
-import type { Business, Review } from './review.ts';
+import { BusinessSchema, computeAggregateRating } from './review.ts';
+import type { Business } from './review.ts';
+import { makeDetailedReview } from '../../test/support/builders.ts';
 
 const SITE_URL = 'https://reviews.summit-roofing.example';
 
@@ -31,29 +32,6 @@ function makeBusiness(overrides: Partial<Business> = {}): Business {
     services: [{ id: 'roof-repair', name: 'Roof repair' }],
     technicians: [{ id: 'ana-lopez', name: 'Ana López' }],
     service_areas: [{ id: 'denver', name: 'Denver' }],
-    ...overrides,
-  });
-}
-
-function makeReview(overrides: Partial<Review> = {}): Review {
-  const id = overrides.id ?? 'r-001';
-  return ReviewSchema.parse({
-    id,
-    url: `${SITE_URL}/reviews/${id}/`,
-    rating: 5,
-    date: '2024-05-01',
-    title: 'Fixed the leak in a day',
-    text: 'Ana found the leak and fixed it the same afternoon.',
-    language: 'en',
-    author: { name: 'Pat Doe', location: 'Denver, CO' },
-    verified: true,
-    verification: { method: 'job_record_match', verified_on: '2024-05-02' },
-    source: { platform: 'direct', url: null },
-    technicians: ['Ana López'],
-    service_ids: ['roof-repair'],
-    service_area_id: 'denver',
-    owner_reply: null,
-    updated: overrides.date ?? '2024-05-01',
     ...overrides,
   });
 }
@@ -89,7 +67,7 @@ describe('serializeJsonLd', () => {
 describe('buildBusinessJsonLd', () => {
   const business = makeBusiness();
   const reviews = Array.from({ length: 8 }, (_, i) =>
-    makeReview({ id: `r-${i}`, rating: i % 2 === 0 ? 5 : 4 }),
+    makeDetailedReview({ id: `r-${i}`, rating: i % 2 === 0 ? 5 : 4 }),
   );
   const node = buildBusinessJsonLd({
     siteUrl: SITE_URL,
@@ -165,7 +143,7 @@ describe('buildBusinessJsonLd', () => {
 
 describe('buildReviewJsonLd', () => {
   test('is a Review of the business with rating, author, date and body', () => {
-    const review = makeReview({ rating: 3, text: HOSTILE, title: null });
+    const review = makeDetailedReview({ rating: 3, text: HOSTILE, title: null });
     const node = buildReviewJsonLd(SITE_URL, makeBusiness(), review);
     expect(node).toMatchObject({
       '@context': 'https://schema.org',
@@ -187,7 +165,7 @@ describe('buildReviewJsonLd', () => {
   });
 
   test('its serialization round-trips hostile review text', () => {
-    const review = makeReview({ text: HOSTILE });
+    const review = makeDetailedReview({ text: HOSTILE });
     const node = buildReviewJsonLd(SITE_URL, makeBusiness(), review);
     const parsed = JSON.parse(serializeJsonLd(node)) as { reviewBody: string };
     expect(parsed.reviewBody).toBe(HOSTILE);

@@ -10,6 +10,7 @@ import {
   parseSearchQuery,
   type SearchInput,
 } from './search.ts';
+import { makeReview } from '../../test/support/builders.ts';
 
 function makeBusiness(): Business {
   return {
@@ -33,31 +34,6 @@ function makeBusiness(): Business {
       { id: 'sam-lee', name: 'Sam Lee' },
     ],
     service_areas: [],
-  };
-}
-
-let counter = 0;
-function makeReview(overrides: Partial<Review> = {}): Review {
-  counter += 1;
-  const id = overrides.id ?? `review-${String(counter).padStart(4, '0')}`;
-  return {
-    id,
-    url: `https://reviews.test/reviews/${id}/`,
-    rating: 5,
-    date: '2024-01-01',
-    title: null,
-    text: 'Good work.',
-    language: 'en',
-    author: { name: 'A. B.', location: null },
-    verified: true,
-    verification: { method: 'job_record_match', verified_on: null },
-    source: { platform: 'google', url: null },
-    technicians: [],
-    service_ids: [],
-    service_area_id: null,
-    owner_reply: null,
-    updated: overrides.date ?? '2024-01-01',
-    ...overrides,
   };
 }
 
