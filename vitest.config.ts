@@ -1,5 +1,6 @@
 // Test tiers: unit tests beside the code, integration tests against the real server on port 0,
-// and end-to-end tests that build fixture content and drive the built site (and Chromium).
+// the hub's integration tests again on PostgreSQL (plus the multi-instance tests), and end-to-end
+// tests that build fixture content and drive the built site (and Chromium).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,7 +11,18 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          exclude: ['test/integration/hub-pg/**'],
           testTimeout: 30_000,
+          hookTimeout: 240_000,
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'integration-pg',
+          include: ['test/integration/hub/**/*.test.ts', 'test/integration/hub-pg/**/*.test.ts'],
+          env: { HUB_TEST_STORE: 'postgres' },
+          testTimeout: 60_000,
           hookTimeout: 240_000,
           globalSetup: ['test/support/global-setup.ts'],
         },

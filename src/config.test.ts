@@ -13,6 +13,15 @@ function configError(env: Record<string, string>): ConfigError {
   throw new Error(`parseConfig accepted ${JSON.stringify(env)}`);
 }
 
+test('WEBSUB_CLAIM_SECONDS must outlast WEBSUB_TIMEOUT_MS, so a slow request is never sent twice', () => {
+  expect(() => parseConfig({ WEBSUB_CLAIM_SECONDS: '5', WEBSUB_TIMEOUT_MS: '5000' })).toThrow(
+    /WEBSUB_CLAIM_SECONDS: must be longer than WEBSUB_TIMEOUT_MS/,
+  );
+  expect(
+    parseConfig({ WEBSUB_CLAIM_SECONDS: '6', WEBSUB_TIMEOUT_MS: '5000' }).WEBSUB_CLAIM_SECONDS,
+  ).toBe(6);
+});
+
 describe('defaults', () => {
   test('an empty environment gives every documented default', () => {
     expect(parseConfig({})).toEqual({

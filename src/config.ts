@@ -93,6 +93,11 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  if (result.data.WEBSUB_CLAIM_SECONDS * 1000 <= result.data.WEBSUB_TIMEOUT_MS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  WEBSUB_CLAIM_SECONDS: must be longer than WEBSUB_TIMEOUT_MS, or a slow request could be sent twice',
+    );
+  }
   if (result.data.WEBSUB_LEASE_MIN_SECONDS > result.data.WEBSUB_LEASE_MAX_SECONDS) {
     throw new ConfigError(
       'Invalid configuration:\n  WEBSUB_LEASE_MIN_SECONDS: must not exceed WEBSUB_LEASE_MAX_SECONDS',

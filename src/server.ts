@@ -10,7 +10,9 @@ import { createApp } from './http/app.ts';
 import { loadPublishedSite } from './http/published-site.ts';
 import { createFetcher } from './hub/http-client.ts';
 import { Hub } from './hub/hub.ts';
+import { PgHubStore, StoreUnavailableError } from './hub/pg-store.ts';
 import { SqliteHubStore } from './hub/sqlite-store.ts';
+import type { HubStore } from './hub/store.ts';
 
 async function loadAstroHandler(distDir: string): Promise<RequestHandler | undefined> {
   const entry = path.join(distDir, 'server', 'entry.mjs');
@@ -24,7 +26,10 @@ async function main(): Promise<void> {
   const config = parseConfig();
   const distDir = path.resolve(config.DIST_DIR);
   const site = await loadPublishedSite(distDir);
-  const store = SqliteHubStore.open(path.resolve(config.DATA_DIR));
+  // DATABASE_URL: PostgreSQL shared by every instance; otherwise node:sqlite under DATA_DIR.
+  const store: HubStore = config.DATABASE_URL
+    ? await PgHubStore.open({ connectionString: config.DATABASE_URL })
+    : SqliteHubStore.open(path.resolve(config.DATA_DIR));
   const hub = new Hub({
     store,
     fetcher: createFetcher({
@@ -52,6 +57,7 @@ async function main(): Promise<void> {
   hub.start();
   const app = createApp({
     hub,
+    health: () => store.health(),
     site,
     siteUrl: config.SITE_URL,
     astroHandler: await loadAstroHandler(distDir),
@@ -85,7 +91,11 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(
-    error instanceof ConfigError ? error.message : error instanceof Error ? error.message : error,
+    error instanceof ConfigError || error instanceof StoreUnavailableError
+      ? error.message
+      : error instanceof Error
+        ? error.message
+        : error,
   );
   process.exit(1);
 });

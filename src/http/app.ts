@@ -19,6 +19,7 @@ import { createReviewsApi } from './routes/reviews-api.ts';
 import { READ_METHODS, createStaticFiles } from './routes/static-files.ts';
 import { createHubRoute } from './routes/hub.ts';
 import type { Hub } from '../hub/hub.ts';
+import type { StoreHealth } from '../hub/store.ts';
 
 /** Largest request body any endpoint accepts (MCP and hub requests are small forms or JSON-RPC). */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
@@ -41,6 +42,8 @@ export interface AppOptions {
   mcpAllowedOrigins?: readonly string[];
   /** The WebSub hub; without one, /api/websub/hub is an unknown path (404). */
   hub?: Hub | undefined;
+  /** The hub store's health, reported by GET /healthz. */
+  health?: (() => Promise<StoreHealth>) | undefined;
 }
 
 function readOnly(handler: (req: Request, res: Response) => void): RequestHandler {
@@ -66,6 +69,18 @@ export function createApp(options: AppOptions): express.Express {
   app.all(PATHS.mcp, async (req, res) => sendWebResponse(res, await mcp(toWebRequest(req))));
 
   // The hub reads its own bounded form and answers in plain text (DECISIONS §7).
+  // GET /healthz: for load balancers and orchestrators; 503 when the hub's store does not answer.
+  app.get('/healthz', async (_req, res) => {
+    const store = options.health ? await options.health() : undefined;
+    const ok = store === undefined || store.ok;
+    res.status(ok ? 200 : 503).set({ 'Cache-Control': 'no-store', ...CORS_HEADERS });
+    res.json({
+      status: ok ? 'ok' : 'unavailable',
+      reviews: site.index.count,
+      store: store ?? null,
+    });
+  });
+
   if (options.hub) {
     const hub = createHubRoute(options.hub);
     app.all(PATHS.hub, (req, res, next) => {

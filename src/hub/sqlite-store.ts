@@ -8,6 +8,7 @@ import type {
   HubStore,
   PendingVerification,
   PublishOutcome,
+  StoreHealth,
   Subscription,
   TopicState,
   TopicVersion,
@@ -387,6 +388,15 @@ export class SqliteHubStore implements HubStore {
   async nextDueAt(): Promise<number | undefined> {
     const row = this.#db.prepare('SELECT MIN(next_attempt_at) AS due FROM deliveries').get() as Row;
     return row.due === null ? undefined : Number(row.due);
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      this.#db.prepare('SELECT 1').get();
+      return { store: 'sqlite', ok: true };
+    } catch (error) {
+      return { store: 'sqlite', ok: false, detail: (error as Error).message };
+    }
   }
 
   async close(): Promise<void> {

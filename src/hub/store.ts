@@ -53,6 +53,12 @@ export interface PublishOutcome {
   queued: number;
 }
 
+export interface StoreHealth {
+  store: 'sqlite' | 'postgres';
+  ok: boolean;
+  detail?: string;
+}
+
 export interface HubStore {
   getSubscription(callback: string, topic: string): Promise<Subscription | undefined>;
   /** Creates or replaces the subscription (a re-subscription renews the lease and resets failures). */
@@ -98,5 +104,7 @@ export interface HubStore {
   dropDelivery(delivery: Delivery): Promise<void>;
   nextDueAt(): Promise<number | undefined>;
 
+  /** For /healthz: which store, and whether it answers. */
+  health(): Promise<StoreHealth>;
   close(): Promise<void>;
 }

@@ -5,11 +5,14 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { FIXTURE_CONTENT, ROOT, buildSite, distPath } from './build-site.ts';
+import { startTestPostgres } from './postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     fixtureDist: string;
     changedFixtureDist: string;
+    /** Admin URL of the test PostgreSQL server ('' where the project does not start one). */
+    pgAdminUrl: string;
   }
 }
 
@@ -27,15 +30,22 @@ async function writeChangedContent(target: string): Promise<void> {
   );
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<(() => void) | void> {
   const fixtureDist = distPath(`dist-fixture-${project.name}`);
   await buildSite({ contentDir: FIXTURE_CONTENT, distDir: fixtureDist });
   project.provide('fixtureDist', fixtureDist);
   const changedContent = path.join(ROOT, 'test-results', `content-changed-${project.name}`);
   const changedFixtureDist = distPath(`dist-fixture-changed-${project.name}`);
-  if (project.name === 'integration') {
+  if (project.name.startsWith('integration')) {
     await writeChangedContent(changedContent);
     await buildSite({ contentDir: changedContent, distDir: changedFixtureDist });
   }
   project.provide('changedFixtureDist', changedFixtureDist);
+  if (project.name !== 'integration-pg') {
+    project.provide('pgAdminUrl', '');
+    return;
+  }
+  const postgres = await startTestPostgres();
+  project.provide('pgAdminUrl', postgres.adminUrl);
+  return () => postgres.stop();
 }

@@ -52,7 +52,7 @@ async function subscribed(
   extra: Record<string, string> = {},
 ) {
   const query = 'SELECT * FROM subscriptions WHERE callback = ? AND topic = ?';
-  const before = hub.rows(query, cb.url, topic).length;
+  const before = (await hub.rows(query, cb.url, topic)).length;
   expect(
     (
       await hub.subscribe({
@@ -63,7 +63,8 @@ async function subscribed(
       })
     ).status,
   ).toBe(202);
-  if (before === 0) await expect.poll(() => hub.rows(query, cb.url, topic).length).toBe(1);
+  if (before === 0)
+    await expect.poll(async () => (await hub.rows(query, cb.url, topic)).length).toBe(1);
 }
 
 const publish = (hub: HubProcess, ...topics: string[]) =>
@@ -90,9 +91,9 @@ describe('verification faults leave no subscription', () => {
     ).toBe(202);
     await subscriber.waitFor(cb.name, 'GET', 1);
     await expect
-      .poll(() => hub.rows('SELECT * FROM verifications').length, { timeout: 5000 })
+      .poll(async () => (await hub.rows('SELECT * FROM verifications')).length, { timeout: 5000 })
       .toBe(0);
-    expect(hub.rows('SELECT * FROM subscriptions')).toHaveLength(0);
+    expect(await hub.rows('SELECT * FROM subscriptions')).toHaveLength(0);
     expect(subscriber.requests('/elsewhere')).toHaveLength(0);
   });
 
@@ -101,9 +102,9 @@ describe('verification faults leave no subscription', () => {
     const cb = callback({}, untrusted);
     await hub.subscribe({ 'hub.callback': cb.url, 'hub.mode': 'subscribe', 'hub.topic': feed });
     await expect
-      .poll(() => hub.rows('SELECT * FROM verifications').length, { timeout: 5000 })
+      .poll(async () => (await hub.rows('SELECT * FROM verifications')).length, { timeout: 5000 })
       .toBe(0);
-    expect(hub.rows('SELECT * FROM subscriptions')).toHaveLength(0);
+    expect(await hub.rows('SELECT * FROM subscriptions')).toHaveLength(0);
     expect(untrusted.requests(cb.name)).toHaveLength(0);
   });
 
@@ -114,10 +115,10 @@ describe('verification faults leave no subscription', () => {
     subscriber.behaviours.set(cb.name, { verify: 500 });
     await hub.subscribe({ 'hub.callback': cb.url, 'hub.mode': 'unsubscribe', 'hub.topic': feed });
     await subscriber.waitFor(cb.name, 'GET', 2);
-    await expect.poll(() => hub.rows('SELECT * FROM verifications').length).toBe(0);
-    expect(hub.rows('SELECT lease_seconds FROM subscriptions WHERE callback = ?', cb.url)).toEqual([
-      { lease_seconds: 7200 },
-    ]);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM verifications')).length).toBe(0);
+    expect(
+      await hub.rows('SELECT lease_seconds FROM subscriptions WHERE callback = ?', cb.url),
+    ).toEqual([{ lease_seconds: 7200 }]);
   });
 });
 
@@ -130,8 +131,8 @@ describe('delivery faults', () => {
     await subscriber.waitFor(cb.name, 'POST', 3);
     const [denied] = await subscriber.waitFor(cb.name, 'GET', 1, 5000, 'denied');
     expect(denied!.url.searchParams.get('hub.topic')).toBe(feed);
-    expect(hub.rows('SELECT * FROM subscriptions')).toHaveLength(0);
-    expect(hub.rows('SELECT * FROM deliveries')).toHaveLength(0);
+    expect(await hub.rows('SELECT * FROM subscriptions')).toHaveLength(0);
+    expect(await hub.rows('SELECT * FROM deliveries')).toHaveLength(0);
     expect(subscriber.requests(cb.name, 'POST')).toHaveLength(3);
   });
 
@@ -159,9 +160,9 @@ describe('delivery faults', () => {
     expect(answer).toContain('1 added, 1 changed, 0 removed');
     const posts = await subscriber.waitFor(cb.name, 'POST', 6);
     expect(subscriber.requests(cb.name, 'GET', 'denied')).toHaveLength(0);
-    expect(second.rows('SELECT failures FROM subscriptions WHERE callback = ?', cb.url)).toEqual([
-      { failures: 0 },
-    ]);
+    expect(
+      await second.rows('SELECT failures FROM subscriptions WHERE callback = ?', cb.url),
+    ).toEqual([{ failures: 0 }]);
     const fresh = Buffer.from(await (await fetch(`${second.url}/reviews.json`)).arrayBuffer());
     expect(posts[5]!.body.equals(fresh)).toBe(true);
   });
@@ -172,8 +173,8 @@ describe('delivery faults', () => {
     await subscribed(hub, cb);
     await publish(hub, feed);
     await subscriber.waitFor(cb.name, 'POST', 1);
-    await expect.poll(() => hub.rows('SELECT * FROM subscriptions').length).toBe(0);
-    expect(hub.rows('SELECT * FROM deliveries')).toHaveLength(0);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM subscriptions')).length).toBe(0);
+    expect(await hub.rows('SELECT * FROM deliveries')).toHaveLength(0);
     expect(subscriber.requests(cb.name, 'POST')).toHaveLength(1);
   });
 
@@ -211,14 +212,14 @@ describe('durability', () => {
     await publish(first, feed);
     await subscriber.waitFor(cb.name, 'POST', 1);
     await expect
-      .poll(() => first.rows('SELECT attempts FROM deliveries'))
+      .poll(async () => await first.rows('SELECT attempts FROM deliveries'))
       .toEqual([{ attempts: 1 }]);
     await first.stop('SIGKILL');
     const second = await startHub({ dataDir, env });
-    expect(second.rows('SELECT callback FROM subscriptions')).toEqual([{ callback: cb.url }]);
+    expect(await second.rows('SELECT callback FROM subscriptions')).toEqual([{ callback: cb.url }]);
     const posts = await subscriber.waitFor(cb.name, 'POST', 2, 5000);
     expect(posts[1]!.body.equals(posts[0]!.body)).toBe(true);
-    await expect.poll(() => second.rows('SELECT * FROM deliveries').length).toBe(0);
+    await expect.poll(async () => (await second.rows('SELECT * FROM deliveries')).length).toBe(0);
   });
 });
 
@@ -234,7 +235,7 @@ describe('leases and change detection', () => {
     await new Promise((resolve) => setTimeout(resolve, 1200));
     await publish(hub, feed);
     await subscriber.waitFor(control.name, 'POST', 1);
-    await expect.poll(() => hub.rows('SELECT * FROM deliveries').length).toBe(0);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM deliveries')).length).toBe(0);
     expect(subscriber.requests(short.name, 'POST')).toHaveLength(0);
   });
 
@@ -274,7 +275,7 @@ describe('leases and change detection', () => {
     expect(second).toContain(
       `${reviews}: changed (first distribution: 6 reviews), notifying 0 subscribers`,
     );
-    await expect.poll(() => hub.rows('SELECT * FROM deliveries').length).toBe(0);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM deliveries')).length).toBe(0);
     expect(subscriber.requests(cb.name, 'POST')).toHaveLength(1);
   });
 });

@@ -63,7 +63,7 @@ describe.each(TOPIC_PATHS)('topic %s', (path) => {
     expect(verification!.url.searchParams.get('hub.topic')).toBe(topic);
     expect(verification!.url.searchParams.get('hub.lease_seconds')).toBe('864000');
     expect(verification!.url.searchParams.get('hub.challenge')!.length).toBeGreaterThanOrEqual(32);
-    await expect.poll(() => hub.rows('SELECT * FROM subscriptions').length).toBe(1);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM subscriptions')).length).toBe(1);
     expect((await publish(topic)).status).toBe(202);
     const [notification] = await subscriber.waitFor(cb.name, 'POST', 1);
     await expectNotificationMatchesTopic(notification!, path);
@@ -81,7 +81,7 @@ describe.each(TOPIC_PATHS)('topic %s', (path) => {
       'hub.secret': secret,
     });
     await subscriber.waitFor(cb.name, 'GET', 1);
-    await expect.poll(() => hub.rows('SELECT * FROM subscriptions').length).toBe(1);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM subscriptions')).length).toBe(1);
     await publish(topic);
     const [notification] = await subscriber.waitFor(cb.name, 'POST', 1);
     const expected = `sha256=${createHmac('sha256', secret).update(notification!.body).digest('hex')}`;
@@ -105,7 +105,7 @@ describe.each(TOPIC_PATHS)('topic %s', (path) => {
     expect(verification!.url.searchParams.get('subscriber')).toBe('abc');
     expect(verification!.url.searchParams.get('x')).toBe('1');
     expect(verification!.url.searchParams.get('foo')).toBeNull();
-    await expect.poll(() => hub.rows('SELECT * FROM subscriptions').length).toBe(1);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM subscriptions')).length).toBe(1);
     await publish(topic);
     const [notification] = await subscriber.waitFor(cb.name, 'POST', 1);
     expect(notification!.url.searchParams.get('subscriber')).toBe('abc');
@@ -132,13 +132,16 @@ describe.each(TOPIC_PATHS)('topic %s', (path) => {
     });
     await subscriber.waitFor(control.name, 'GET', 1);
     await expect
-      .poll(() => hub.rows('SELECT lease_seconds FROM subscriptions ORDER BY lease_seconds'))
+      .poll(
+        async () =>
+          await hub.rows('SELECT lease_seconds FROM subscriptions ORDER BY lease_seconds'),
+      )
       .toEqual([{ lease_seconds: 7200 }, { lease_seconds: 864000 }]);
     await publish(topic);
     await subscriber.waitFor(control.name, 'POST', 1);
     const [notification] = await subscriber.waitFor(cb.name, 'POST', 1);
     await expectNotificationMatchesTopic(notification!, path);
-    await expect.poll(() => hub.rows('SELECT * FROM deliveries').length).toBe(0);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM deliveries')).length).toBe(0);
     expect(subscriber.requests(cb.name, 'POST')).toHaveLength(1);
   });
 
@@ -154,7 +157,7 @@ describe.each(TOPIC_PATHS)('topic %s', (path) => {
     });
     await subscriber.waitFor(cb.name, 'GET', 1);
     await subscriber.waitFor(control.name, 'GET', 1);
-    await expect.poll(() => hub.rows('SELECT * FROM subscriptions').length).toBe(2);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM subscriptions')).length).toBe(2);
     expect(
       (
         await hub.subscribe({
@@ -167,10 +170,10 @@ describe.each(TOPIC_PATHS)('topic %s', (path) => {
     const [, unsubscribe] = await subscriber.waitFor(cb.name, 'GET', 2);
     expect(unsubscribe!.url.searchParams.get('hub.mode')).toBe('unsubscribe');
     expect(unsubscribe!.url.searchParams.get('hub.lease_seconds')).toBeNull();
-    await expect.poll(() => hub.rows('SELECT * FROM subscriptions').length).toBe(1);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM subscriptions')).length).toBe(1);
     await publish(topic);
     await subscriber.waitFor(control.name, 'POST', 1);
-    await expect.poll(() => hub.rows('SELECT * FROM deliveries').length).toBe(0);
+    await expect.poll(async () => (await hub.rows('SELECT * FROM deliveries')).length).toBe(0);
     expect(subscriber.requests(cb.name, 'POST')).toHaveLength(0);
   });
 });

@@ -38,7 +38,7 @@ test('prints what changed for each topic and how many subscribers are notified',
       'hub.mode': 'subscribe',
       'hub.topic': `${FIXTURE_SITE_URL}/reviews.json`,
     });
-    await expect.poll(() => first.rows('SELECT * FROM subscriptions').length).toBe(1);
+    await expect.poll(async () => (await first.rows('SELECT * FROM subscriptions')).length).toBe(1);
     const initial = await notify(first);
     expect(initial.stdout).toContain(
       `${FIXTURE_SITE_URL}/reviews.json: changed (first distribution: 6 reviews), notifying 1 subscriber`,

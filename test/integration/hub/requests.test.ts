@@ -286,7 +286,9 @@ describe('limits', () => {
         'hub.topic': topic,
       });
       await subscriber.waitFor('/cap-1', 'GET', 1);
-      await expect.poll(() => capped.rows('SELECT * FROM subscriptions').length).toBe(1);
+      await expect
+        .poll(async () => (await capped.rows('SELECT * FROM subscriptions')).length)
+        .toBe(1);
       const second = await capped.subscribe({
         'hub.callback': subscriber.callback('/cap-2'),
         'hub.mode': 'subscribe',
