@@ -1,6 +1,7 @@
 // createMcpServer: the MCP server with every tool and the dataset resources. Transport-free, so
 // the HTTP handler (and tests) can make a fresh one per request.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { McpDeps } from './deps.ts';
 import { registerGetBusiness } from './tools/get-business.ts';
 import { registerGetInsights } from './tools/get-insights.ts';
@@ -32,6 +33,10 @@ function instructions(deps: McpDeps): string {
   ].join(' ');
 }
 
+// The SDK builds an Ajv instance per server for elicitation, which this server never uses; one
+// shared validator keeps a fresh server per request cheap.
+const sharedValidator = new AjvJsonSchemaValidator();
+
 export function createMcpServer(deps: McpDeps): McpServer {
   const server = new McpServer(
     {
@@ -39,7 +44,11 @@ export function createMcpServer(deps: McpDeps): McpServer {
       title: `${deps.summary.business.name} reviews`,
       version: MCP_SERVER_VERSION,
     },
-    { instructions: instructions(deps), capabilities: { tools: {}, resources: {}, logging: {} } },
+    {
+      instructions: instructions(deps),
+      capabilities: { tools: {}, resources: {}, logging: {} },
+      jsonSchemaValidator: sharedValidator,
+    },
   );
   for (const [, register] of TOOL_REGISTRARS) register(server, deps);
   for (const resource of deps.resources) {
