@@ -1,46 +1,21 @@
-// `npm run build`: validate the content, pre-render datasets, feeds and pages with Astro into
-// DIST_DIR/client, then write the manifest the server serves them from.
-import { rename, rm } from 'node:fs/promises';
+// `npm run build`: runs scripts/build-site.ts in a Node process whose heap is bounded, so V8
+// collects garbage before the build's resident memory grows past what a 100k-review build needs
+// (left alone it lets page rendering's garbage pile up into gigabytes).
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'astro';
-import { createBuildSite, provideBuildSite } from '../src/build/site.ts';
-import { writeManifest } from '../src/build/manifest.ts';
-import { writeSearchFiles } from '../src/build/search-files.ts';
-import { ConfigError, parseConfig } from '../src/config.ts';
-import { ContentError, loadContent } from '../src/content/load-content.ts';
-import { contentLastModified } from '../src/content/last-modified.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Heap for the build; 100k reviews need about half of it live. */
+export const BUILD_HEAP_MB = 2048;
 
-async function main(): Promise<void> {
-  const config = parseConfig();
-  const started = performance.now();
-  const content = await loadContent({ contentDir: config.CONTENT_DIR, siteUrl: config.SITE_URL });
-  for (const skipped of content.skipped) console.log(`skipped ${skipped.file}: ${skipped.reason}`);
-  const site = createBuildSite(config.SITE_URL, content);
-  provideBuildSite(site);
-
-  // Build beside DIST_DIR and swap it in at the end, so a failed build leaves the last good site.
-  const distDir = path.resolve(config.DIST_DIR);
-  const staging = `${distDir}.staging`;
-  await rm(staging, { recursive: true, force: true });
-  await build({ root, logLevel: 'warn', outDir: staging });
-  await writeSearchFiles(staging, site.search);
-  const manifest = await writeManifest(staging, await contentLastModified(config.CONTENT_DIR));
-  await rm(distDir, { recursive: true, force: true });
-  await rename(staging, distDir);
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(
-    `built ${content.reviews.length} reviews (${content.skipped.length} skipped), ${Object.keys(manifest.files).length} files into ${distDir} in ${seconds}s`,
-  );
-}
-
-main().catch((error: unknown) => {
-  if (error instanceof ContentError || error instanceof ConfigError) {
-    console.error(`Build stopped. ${error.message}`);
-  } else {
-    console.error(error);
-  }
-  process.exit(1);
-});
+const child = spawn(
+  process.execPath,
+  [
+    `--max-old-space-size=${BUILD_HEAP_MB}`,
+    path.join(path.dirname(fileURLToPath(import.meta.url)), 'build-site.ts'),
+    ...process.argv.slice(2),
+  ],
+  { stdio: 'inherit' },
+);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
