@@ -1,12 +1,13 @@
 // The Node origin: reads the configuration, loads the built site from DIST_DIR, listens, and shuts
 // down cleanly on SIGINT/SIGTERM. The only file that reads the environment and listens.
+import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'express';
 import { ConfigError, parseConfig } from './config.ts';
-import { createApp } from './http/app.ts';
+import { createRequestListener } from './http/app.ts';
 import { loadPublishedSite } from './http/published-site.ts';
 import { createFetcher } from './hub/http-client.ts';
 import { Hub } from './hub/hub.ts';
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
     log: (message) => console.warn(message),
   });
   hub.start();
-  const app = createApp({
+  const listener = createRequestListener({
     hub,
     health: () => store.health(),
     site,
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
     mcpSessionSecret: config.MCP_SESSION_SECRET ?? randomBytes(32).toString('base64url'),
     mcpAllowedOrigins: config.MCP_ALLOWED_ORIGINS,
   });
-  const server = app.listen(config.PORT, config.HOST, () => {
+  const server = createServer(listener).listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const ms = Math.round(performance.now() - started);

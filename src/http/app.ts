@@ -15,8 +15,11 @@ import { createMcpHandler } from '../mcp/handler.ts';
 import { mcpDepsFor, type PublishedSite } from './published-site.ts';
 import { sendWebResponse, toWebRequest } from './web-adapter.ts';
 import { CORS_HEADERS, sendError, sendMethodNotAllowed } from './respond.ts';
-import { createReviewsApi } from './routes/reviews-api.ts';
-import { READ_METHODS, createStaticFiles } from './routes/static-files.ts';
+import type { RequestListener } from 'node:http';
+import { createFastPath } from './fast-path.ts';
+import type { PreparedRepresentation } from './respond.ts';
+import { createReviewsApi, type ReviewsApi } from './routes/reviews-api.ts';
+import { READ_METHODS, createStaticFiles, prepareInMemoryFiles } from './routes/static-files.ts';
 import { createHubRoute } from './routes/hub.ts';
 import type { Hub } from '../hub/hub.ts';
 import type { StoreHealth } from '../hub/store.ts';
@@ -54,7 +57,32 @@ function readOnly(handler: (req: Request, res: Response) => void): RequestHandle
   };
 }
 
-export function createApp(options: AppOptions): express.Express {
+/** The parts the Express app shares with the fast path in front of it. */
+interface SharedParts {
+  inMemory: ReadonlyMap<string, PreparedRepresentation>;
+  api: ReviewsApi;
+}
+
+/** The server's request handler: the fast path for ready answers, Express for everything else. */
+export function createRequestListener(options: AppOptions): RequestListener {
+  const parts = {
+    inMemory: prepareInMemoryFiles(options.site, options.siteUrl),
+    api: createReviewsApi(options.site),
+  };
+  const app = createApp(options, parts);
+  const fast = createFastPath(parts.inMemory, parts.api);
+  return (req, res) => {
+    if (!fast(req, res)) app(req, res);
+  };
+}
+
+export function createApp(
+  options: AppOptions,
+  parts: SharedParts = {
+    inMemory: prepareInMemoryFiles(options.site, options.siteUrl),
+    api: createReviewsApi(options.site),
+  },
+): express.Express {
   const { site, siteUrl, astroHandler } = options;
   const app = express();
   app.disable('x-powered-by');
@@ -109,10 +137,10 @@ export function createApp(options: AppOptions): express.Express {
     next();
   });
 
-  const api = createReviewsApi(site);
+  const { api } = parts;
   app.all(PATHS.search, readOnly(api.search));
   app.all(`${PATHS.since}/:date`, readOnly(api.since));
-  app.use(createStaticFiles(site, siteUrl));
+  app.use(createStaticFiles(site, siteUrl, parts.inMemory));
   app.all('/api/{*rest}', (_req, res) =>
     sendError(res, 404, 'not_found', 'no such API endpoint; see /openapi.json'),
   );

@@ -1,6 +1,7 @@
 // Writing responses the same way everywhere: validators, conditional GET and HEAD (DECISIONS §5),
 // CORS on every response, and JSON error bodies (DECISIONS §4).
-import type { Request, Response } from 'express';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Response } from 'express';
 import type { Issue } from '../core/errors.ts';
 import { isNotModified } from '../core/http-cache.ts';
 import { CONTENT_TYPES } from '../core/site.ts';
@@ -11,7 +12,7 @@ export const CORS_HEADERS = {
 } as const;
 
 export interface Representation {
-  body: Buffer | string;
+  body: Buffer;
   etag: string;
   type: string;
   cacheControl: string;
@@ -19,25 +20,51 @@ export interface Representation {
   link?: string | undefined;
 }
 
-/** 200 with the body, or 304 when a validator matches; HEAD gets the same headers and no body. */
-export function sendRepresentation(req: Request, res: Response, rep: Representation): void {
-  res.setHeader('ETag', rep.etag);
-  res.setHeader('Cache-Control', rep.cacheControl);
-  if (rep.lastModified) res.setHeader('Last-Modified', rep.lastModified.toUTCString());
-  if (rep.link) res.setHeader('Link', rep.link);
-  const conditional = {
-    ifNoneMatch: req.get('if-none-match'),
-    ifModifiedSince: req.get('if-modified-since'),
+/** A representation with its headers computed once, for answers served many times. */
+export interface PreparedRepresentation {
+  body: Buffer;
+  etag: string;
+  lastModified: Date | undefined;
+  /** Sent with 200 and 304 alike (RFC 9110 §15.4.5: validators, cache, Link, CORS). */
+  headers: OutgoingHttpHeaders;
+  /** Sent with 200 only. */
+  entityHeaders: OutgoingHttpHeaders;
+}
+
+export function prepareRepresentation(rep: Representation): PreparedRepresentation {
+  return {
+    body: rep.body,
+    etag: rep.etag,
+    lastModified: rep.lastModified,
+    headers: {
+      ...CORS_HEADERS,
+      ETag: rep.etag,
+      'Cache-Control': rep.cacheControl,
+      ...(rep.lastModified ? { 'Last-Modified': rep.lastModified.toUTCString() } : {}),
+      ...(rep.link ? { Link: rep.link } : {}),
+    },
+    entityHeaders: { 'Content-Type': rep.type, 'Content-Length': rep.body.length },
   };
-  if (isNotModified(conditional, rep.etag, rep.lastModified)) {
-    res.status(304).end();
+}
+
+/** 200 with the body, or 304 when a validator matches; HEAD gets the same headers and no body. */
+export function sendRepresentation(
+  req: IncomingMessage,
+  res: ServerResponse,
+  rep: Representation | PreparedRepresentation,
+): void {
+  const prepared = 'headers' in rep ? rep : prepareRepresentation(rep);
+  const conditional = {
+    ifNoneMatch: req.headers['if-none-match'],
+    ifModifiedSince: req.headers['if-modified-since'],
+  };
+  if (isNotModified(conditional, prepared.etag, prepared.lastModified)) {
+    res.writeHead(304, prepared.headers).end();
     return;
   }
-  res.status(200);
-  res.setHeader('Content-Type', rep.type);
-  res.setHeader('Content-Length', Buffer.byteLength(rep.body));
+  res.writeHead(200, { ...prepared.headers, ...prepared.entityHeaders });
   if (req.method === 'HEAD') res.end();
-  else res.end(rep.body);
+  else res.end(prepared.body);
 }
 
 export function sendError(

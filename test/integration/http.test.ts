@@ -336,3 +336,35 @@ describe('not found', () => {
     expect(((await response.json()) as { error: string }).error).toBe('not_found');
   });
 });
+
+describe('fast path', () => {
+  const comparable = (response: Response) =>
+    [...response.headers]
+      .filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name))
+      .sort();
+
+  test('a repeated search (answered before Express) has the same status, headers and body as the first', async () => {
+    const url = '/api/reviews/search?min_rating=2&query=roof&limit=3';
+    const first = await get(url);
+    const second = await get(url);
+    expect(second.status).toBe(first.status);
+    expect(comparable(second)).toEqual(comparable(first));
+    expect(await second.text()).toBe(await first.text());
+    const conditional = await get(url, {
+      headers: { 'If-None-Match': first.headers.get('etag')! },
+    });
+    expect(conditional.status).toBe(304);
+  });
+
+  test('an in-memory dataset gets the same headers through Express (encoded path) and the fast path', async () => {
+    const fast = await get('/insights.json');
+    const viaExpress = await get('/insights%2Ejson');
+    expect(viaExpress.status).toBe(200);
+    expect(comparable(viaExpress)).toEqual(comparable(fast));
+  });
+
+  test('a GET with a body is left to Express', async () => {
+    const response = await get('/reviews.json', { method: 'POST', body: 'x' });
+    expect(response.status).toBe(405);
+  });
+});

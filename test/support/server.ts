@@ -1,7 +1,8 @@
 // Starts the real Express app over a built dist directory on port 0, for integration tests.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createApp } from '../../src/http/app.ts';
+import { createRequestListener } from '../../src/http/app.ts';
 import { loadPublishedSite, type PublishedSite } from '../../src/http/published-site.ts';
 import { FIXTURE_SITE_URL } from './build-site.ts';
 
@@ -24,14 +25,14 @@ export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const site = await loadPublishedSite(distDir);
-  const app = createApp({
+  const listener = createRequestListener({
     site,
     siteUrl: options.siteUrl ?? FIXTURE_SITE_URL,
     mcpSessionSecret: options.mcpSessionSecret ?? TEST_MCP_SECRET,
     mcpAllowedOrigins: options.mcpAllowedOrigins ?? [],
   });
   const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    const listening = createServer(listener).listen(0, '127.0.0.1', () => resolve(listening));
   });
   const { port } = server.address() as AddressInfo;
   return {

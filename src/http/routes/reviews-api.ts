@@ -1,49 +1,67 @@
 // GET/HEAD /api/reviews/search and /api/reviews/since/{date}: parse → core index → ready bytes.
-// Answers are cached per canonical parameters: they cannot change until the next build.
+// Answers are cached per canonical parameters, and per raw URL for the fast path (fast-path.ts):
+// they cannot change until the next build.
 import type { Request, Response } from 'express';
 import { computeEtag } from '../../core/http-cache.ts';
 import { LruCache } from '../../core/lru-cache.ts';
 import { parseSearchQuery } from '../../core/search.ts';
 import { CONTENT_TYPES, DATASET_CACHE_CONTROL } from '../../core/site.ts';
 import type { PublishedSite } from '../published-site.ts';
-import { sendRepresentation } from '../respond.ts';
+import {
+  prepareRepresentation,
+  sendRepresentation,
+  type PreparedRepresentation,
+} from '../respond.ts';
 
-interface CachedBody {
-  body: Buffer;
-  etag: string;
+interface CachedAnswer {
+  answer: PreparedRepresentation;
   size: number;
 }
 
 const CACHE_ENTRIES = 2000;
 const CACHE_BYTES = 64 * 1024 * 1024;
 
-export function createReviewsApi(site: PublishedSite) {
-  const cache = new LruCache<CachedBody>(CACHE_ENTRIES, CACHE_BYTES);
+export interface ReviewsApi {
+  search(req: Request, res: Response): void;
+  since(req: Request, res: Response): void;
+  /** The answer already given to exactly this request URL, if still cached. */
+  cachedForUrl(url: string): PreparedRepresentation | undefined;
+}
+
+export function createReviewsApi(site: PublishedSite): ReviewsApi {
+  const byParams = new LruCache<CachedAnswer>(CACHE_ENTRIES, CACHE_BYTES);
+  // Values are shared with byParams, so this costs entries, not bytes.
+  const byUrl = new LruCache<CachedAnswer>(CACHE_ENTRIES * 2, Number.MAX_SAFE_INTEGER);
 
   function answer(req: Request, res: Response, key: string, render: () => Buffer): void {
-    let entry = cache.get(key);
+    let entry = byParams.get(key);
     if (!entry) {
       const body = render();
-      entry = { body, etag: computeEtag(body), size: body.length };
-      cache.set(key, entry);
+      const answer = prepareRepresentation({
+        body,
+        etag: computeEtag(body),
+        type: CONTENT_TYPES.json,
+        cacheControl: DATASET_CACHE_CONTROL,
+        lastModified: site.lastModified,
+      });
+      entry = { answer, size: body.length };
+      byParams.set(key, entry);
     }
-    sendRepresentation(req, res, {
-      body: entry.body,
-      etag: entry.etag,
-      type: CONTENT_TYPES.json,
-      cacheControl: DATASET_CACHE_CONTROL,
-      lastModified: site.lastModified,
-    });
+    if (entry.size <= CACHE_BYTES) byUrl.set(req.originalUrl, { answer: entry.answer, size: 1 });
+    sendRepresentation(req, res, entry.answer);
   }
 
   return {
-    search(req: Request, res: Response): void {
+    search(req, res) {
       const params = parseSearchQuery(new URL(req.originalUrl, 'http://localhost').searchParams);
       answer(req, res, `search:${JSON.stringify(params)}`, () => site.index.searchBody(params));
     },
-    since(req: Request, res: Response): void {
+    since(req, res) {
       const date = String(req.params.date);
       answer(req, res, `since:${date}`, () => site.index.sinceBody(date));
+    },
+    cachedForUrl(url) {
+      return byUrl.get(url)?.answer;
     },
   };
 }

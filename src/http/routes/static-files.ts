@@ -5,12 +5,56 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import { cacheControlForPath, isTopicPath, topicLinkHeader } from '../../core/site.ts';
-import type { PublishedSite } from '../published-site.ts';
-import { sendError, sendMethodNotAllowed, sendRepresentation } from '../respond.ts';
+import type { PublishedSite, StaticFile } from '../published-site.ts';
+import {
+  prepareRepresentation,
+  sendError,
+  sendMethodNotAllowed,
+  sendRepresentation,
+  type PreparedRepresentation,
+  type Representation,
+} from '../respond.ts';
 
 export const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 
-export function createStaticFiles(site: PublishedSite, siteUrl: string) {
+function representationOf(
+  site: PublishedSite,
+  siteUrl: string,
+  urlPath: string,
+  entry: StaticFile,
+  body: Buffer,
+): Representation {
+  return {
+    body,
+    etag: entry.etag,
+    type: entry.type,
+    cacheControl: cacheControlForPath(urlPath),
+    lastModified: site.lastModified,
+    link: isTopicPath(urlPath) ? topicLinkHeader(siteUrl, urlPath) : undefined,
+  };
+}
+
+/** Headers of the files held in memory (datasets, feeds), computed once at start-up. */
+export function prepareInMemoryFiles(
+  site: PublishedSite,
+  siteUrl: string,
+): Map<string, PreparedRepresentation> {
+  const prepared = new Map<string, PreparedRepresentation>();
+  for (const [urlPath, entry] of site.files) {
+    if (entry.bytes)
+      prepared.set(
+        urlPath,
+        prepareRepresentation(representationOf(site, siteUrl, urlPath, entry, entry.bytes)),
+      );
+  }
+  return prepared;
+}
+
+export function createStaticFiles(
+  site: PublishedSite,
+  siteUrl: string,
+  inMemory: ReadonlyMap<string, PreparedRepresentation>,
+) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     let urlPath: string;
     try {
@@ -34,14 +78,9 @@ export function createStaticFiles(site: PublishedSite, siteUrl: string) {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return sendMethodNotAllowed(res, READ_METHODS);
-    const bytes = entry.bytes ?? (await readFile(path.join(site.clientDir, entry.file)));
-    sendRepresentation(req, res, {
-      body: bytes,
-      etag: entry.etag,
-      type: entry.type,
-      cacheControl: cacheControlForPath(urlPath),
-      lastModified: site.lastModified,
-      link: isTopicPath(urlPath) ? topicLinkHeader(siteUrl, urlPath) : undefined,
-    });
+    const prepared = inMemory.get(urlPath);
+    if (prepared) return sendRepresentation(req, res, prepared);
+    const bytes = await readFile(path.join(site.clientDir, entry.file));
+    sendRepresentation(req, res, representationOf(site, siteUrl, urlPath, entry, bytes));
   };
 }
