@@ -1,6 +1,6 @@
 // Unit tests for the one YYYY-MM-DD rule: shape and real calendar days (leap years included).
 import { describe, expect, test } from 'vitest';
-import { IsoDateSchema, isoDateToTimestamp, isRealIsoDate } from './dates.ts';
+import { IsoDateSchema, formatLongDate, isoDateToTimestamp, isRealIsoDate } from './dates.ts';
 
 describe('isRealIsoDate', () => {
   test.each([
@@ -91,4 +91,9 @@ describe('isoDateToTimestamp', () => {
   test('is midnight UTC of the date (RFC 3339)', () => {
     expect(isoDateToTimestamp('2024-05-01')).toBe('2024-05-01T00:00:00Z');
   });
+});
+
+test('formatLongDate writes a calendar day in US English without shifting it', () => {
+  expect(formatLongDate('2024-05-01')).toBe('May 1, 2024');
+  expect(formatLongDate('2024-12-31')).toBe('December 31, 2024');
 });

@@ -35,3 +35,12 @@ export const IsoDateSchema = z
 export function isoDateToTimestamp(date: string): string {
   return `${date}T00:00:00Z`;
 }
+
+// One formatter for the whole build: each Intl.DateTimeFormat holds native ICU memory the garbage
+// collector does not see, so one per rendered date made a 100k-page build grow by gigabytes.
+const LONG_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** "May 1, 2024" for 2024-05-01: a calendar day, formatted in UTC so it never shifts. */
+export function formatLongDate(date: string): string {
+  return LONG_DATE.format(new Date(isoDateToTimestamp(date)));
+}
