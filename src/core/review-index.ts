@@ -7,6 +7,7 @@ import { ValidationError, toIssues } from './errors.ts';
 import { compareNewestFirst, type Business, type Review } from './review.ts';
 import type { SearchParams, SearchResult, SinceResult } from './search.ts';
 import { buildSearchData, type SearchColumns } from './search-data.ts';
+import { LruCache } from './lru-cache.ts';
 import { foldText } from './text.ts';
 
 export interface ReviewIndex {
@@ -35,6 +36,15 @@ const BUCKETS = 1 << BUCKET_BITS;
 /** Buckets in more than this share of reviews are not stored: they would not narrow a search. */
 const STOP_SHARE = 0.2;
 const EMPTY = new Uint32Array(0);
+const MATCH_CACHE_ENTRIES = 1000;
+
+/** The reviews a search matches: how many in all, and the first `limit` of them. */
+interface Match {
+  total: number;
+  indices: number[];
+  /** For the cache's bound: entries, roughly. */
+  size: number;
+}
 /** Checking one review's text costs about as much as scanning this many reviews with memmem. */
 const AVERAGE_SCAN_COST = 8;
 
@@ -194,7 +204,21 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
     );
   }
 
-  function match(params: SearchParams): { total: number; indices: number[] } {
+  // The same parameters always match the same reviews until the next build: remember recent ones
+  // (MCP calls and first HTTP answers both come through here).
+  const recentMatches = new LruCache<Match>(MATCH_CACHE_ENTRIES, MATCH_CACHE_ENTRIES * 110);
+
+  function cachedMatch(params: SearchParams): Match {
+    const key = JSON.stringify(params);
+    let found = recentMatches.get(key);
+    if (!found) {
+      found = match(params);
+      recentMatches.set(key, found);
+    }
+    return found;
+  }
+
+  function match(params: SearchParams): Match {
     if (params.mentions_service !== undefined && !serviceIndex.has(params.mentions_service)) {
       throw new ValidationError('invalid search parameters', [
         {
@@ -209,7 +233,7 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
     const checks: ((index: number) => boolean)[] = [];
     if (params.rating !== undefined) {
       if (params.min_rating !== undefined && params.rating < params.min_rating)
-        return { total: 0, indices: [] };
+        return { total: 0, indices: [], size: 1 };
       lists.push(byRating[params.rating] ?? EMPTY);
     } else if (params.min_rating !== undefined) {
       const min = params.min_rating;
@@ -263,7 +287,7 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
       const total = driver ? driver.to - driver.from : end - start;
       for (let k = 0; k < Math.min(limit, total); k += 1)
         indices.push(driver ? driver.list[driver.from + k]! : start + k);
-      return { total, indices };
+      return { total, indices, size: indices.length + 1 };
     }
     let total = 0;
     const visit = (index: number) => {
@@ -273,7 +297,7 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
     };
     if (driver) for (let k = driver.from; k < driver.to; k += 1) visit(driver.list[k]!);
     else for (let index = start; index < end; index += 1) visit(index);
-    return { total, indices };
+    return { total, indices, size: indices.length + 1 };
   }
 
   const record = (index: number) =>
@@ -306,11 +330,11 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
   return {
     count,
     search(params) {
-      const { total, indices } = match(params);
+      const { total, indices } = cachedMatch(params);
       return { total, count: indices.length, limit: params.limit, reviews: indices.map(parse) };
     },
     searchBody(params) {
-      const { total, indices } = match(params);
+      const { total, indices } = cachedMatch(params);
       const head = Buffer.from(
         `{"total":${total},"count":${indices.length},"limit":${params.limit},"reviews":[`,
       );
