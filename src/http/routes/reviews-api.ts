@@ -30,8 +30,8 @@ export interface ReviewsApi {
 
 export function createReviewsApi(site: PublishedSite): ReviewsApi {
   const byParams = new LruCache<CachedAnswer>(CACHE_ENTRIES, CACHE_BYTES);
-  // Values are shared with byParams, so this costs entries, not bytes.
-  const byUrl = new LruCache<CachedAnswer>(CACHE_ENTRIES * 2, Number.MAX_SAFE_INTEGER);
+  // Mostly the same bodies as byParams; its own byte bound keeps evicted ones from piling up.
+  const byUrl = new LruCache<CachedAnswer>(CACHE_ENTRIES * 2, CACHE_BYTES);
 
   function answer(req: Request, res: Response, key: string, render: () => Buffer): void {
     let entry = byParams.get(key);
@@ -47,7 +47,7 @@ export function createReviewsApi(site: PublishedSite): ReviewsApi {
       entry = { answer, size: body.length };
       byParams.set(key, entry);
     }
-    if (entry.size <= CACHE_BYTES) byUrl.set(req.originalUrl, { answer: entry.answer, size: 1 });
+    byUrl.set(req.originalUrl, entry);
     sendRepresentation(req, res, entry.answer);
   }
 
