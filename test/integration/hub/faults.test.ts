@@ -160,9 +160,13 @@ describe('delivery faults', () => {
     expect(answer).toContain('1 added, 1 changed, 0 removed');
     const posts = await subscriber.waitFor(cb.name, 'POST', 6);
     expect(subscriber.requests(cb.name, 'GET', 'denied')).toHaveLength(0);
-    expect(
-      await second.rows('SELECT failures FROM subscriptions WHERE callback = ?', cb.url),
-    ).toEqual([{ failures: 0 }]);
+    // The 2xx is recorded just after the subscriber answers: wait for it.
+    await expect
+      .poll(
+        async () =>
+          await second.rows('SELECT failures FROM subscriptions WHERE callback = ?', cb.url),
+      )
+      .toEqual([{ failures: 0 }]);
     const fresh = Buffer.from(await (await fetch(`${second.url}/reviews.json`)).arrayBuffer());
     expect(posts[5]!.body.equals(fresh)).toBe(true);
   });
