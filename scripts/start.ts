@@ -29,6 +29,7 @@ const built = newestMtime(path.resolve(config.DIST_DIR, MANIFEST_FILE));
 const sources = [
   config.CONTENT_DIR,
   path.join(root, 'src'),
+  path.join(root, 'scripts', 'build-site.ts'),
   path.join(root, 'astro.config.mjs'),
   path.join(root, 'package-lock.json'),
 ];
