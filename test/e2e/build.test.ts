@@ -1,6 +1,5 @@
 // End-to-end tests of `npm run build` and `npm run validate-content`: the real scripts in child
 // processes, checked on the bytes they write (DECISIONS §3 and §4). Builds are few and sequential.
-import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +12,7 @@ import {
   buildSite,
   distPath,
   runBuild,
-  type BuildResult,
+  runScript,
 } from '../support/build-site.ts';
 
 const SAMPLE_CONTENT = path.join(ROOT, 'content');
@@ -50,22 +49,6 @@ async function findInFiles(dir: string, needles: readonly string[]): Promise<str
 
 async function readJson<T>(file: string): Promise<T> {
   return JSON.parse(await readFile(file, 'utf8')) as T;
-}
-
-function runScript(script: string, env: Record<string, string>): Promise<BuildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, script)], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /** Leaf values (strings, numbers) of every review's `private` front matter in `contentDir`. */

@@ -14,9 +14,10 @@ export interface BuildResult {
   stderr: string;
 }
 
-export function runBuild(env: Record<string, string>): Promise<BuildResult> {
+/** Runs a project script (path from the root) in a child process and collects its output. */
+export function runScript(script: string, env: Record<string, string>): Promise<BuildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/build.ts')], {
+    const child = spawn(process.execPath, [path.join(ROOT, script)], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -28,6 +29,10 @@ export function runBuild(env: Record<string, string>): Promise<BuildResult> {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+export function runBuild(env: Record<string, string>): Promise<BuildResult> {
+  return runScript('scripts/build.ts', env);
 }
 
 /** Builds and throws with the build's output when it fails. */
