@@ -13,6 +13,8 @@ export const MAX_CONSECUTIVE_FAILURES = 3;
 export const CALLBACK_RATE_LIMIT_PER_MINUTE = 10;
 const ANSWER_BYTES = 1024;
 const POLL_MS = 1000;
+/** Expired subscriptions are swept this often; deliveries already skip them on their own. */
+const PURGE_EVERY_MS = 60_000;
 
 export interface TopicContent {
   body: Buffer;
@@ -103,6 +105,7 @@ export class Hub {
   #stopped = true;
   #ticking: Promise<void> | undefined;
   #rerun = false;
+  #lastPurge = Number.NEGATIVE_INFINITY;
   readonly #inFlight = new Set<Promise<void>>();
 
   constructor(options: HubOptions) {
@@ -246,7 +249,10 @@ export class Hub {
   async #work(): Promise<void> {
     const { store } = this.#o;
     const now = this.#o.now();
-    await store.purgeExpired(now);
+    if (now - this.#lastPurge >= PURGE_EVERY_MS) {
+      this.#lastPurge = now;
+      await store.purgeExpired(now);
+    }
     const free = this.#o.concurrency - this.#inFlight.size;
     if (free <= 0) return;
     const claimUntil = now + this.#o.claimSeconds * 1000;
