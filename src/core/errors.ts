@@ -16,10 +16,6 @@ export class ValidationError extends Error {
     this.name = 'ValidationError';
     this.issues = issues;
   }
-
-  static fromZod(message: string, error: z.ZodError): ValidationError {
-    return new ValidationError(message, toIssues(error));
-  }
 }
 
 /** zod issues reduced to the wire shape `{path, code, message}`. */

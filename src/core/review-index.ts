@@ -18,8 +18,6 @@ export interface ReviewIndex {
   since(date: string): SinceResult;
   sinceBody(date: string): Buffer;
   getReview(id: string): Review | undefined;
-  /** Technician id for a name, id or alias (any case and accent), or undefined. */
-  resolveTechnician(name: string): string | undefined;
 }
 
 export interface IndexSource {
@@ -361,10 +359,6 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
     getReview(id) {
       const index = byId.get(id);
       return index === undefined ? undefined : parse(index);
-    },
-    resolveTechnician(name) {
-      const index = technicianByName.get(foldText(name.trim()));
-      return index === undefined ? undefined : business.technicians[index]!.id;
     },
   };
 }
