@@ -162,6 +162,19 @@ describe('initialize', () => {
   });
 });
 
+test('llms.txt and the OpenAPI description state the newest version and the older ones accepted', async () => {
+  const llms = await (await fetch(`${server.url}/llms.txt`)).text();
+  const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+    paths: { '/mcp': { post: { description: string } } };
+  };
+  for (const text of [llms, openapi.paths['/mcp'].post.description]) {
+    expect(text).toMatch(
+      /protocol (version )?2025-11-25 \(older clients may ask for 2025-06-18, 2025-03-26, /,
+    );
+    expect(text).not.toMatch(/protocol (version )?2025-06-18/);
+  }
+});
+
 describe('argument errors', () => {
   test.each([
     ['search_reviews', { rating: 9 }, 'Invalid arguments: rating: '],
