@@ -59,11 +59,12 @@ interface ToolSchemas {
   outputSchemas: Map<string, Record<string, unknown>>;
 }
 
-// The schemas never change at run time; a fresh server per request reuses them.
-let toolSchemas: ToolSchemas | undefined;
+// The schemas never change for one published site; a fresh server per request reuses them.
+const schemasByDeps = new WeakMap<McpDeps, ToolSchemas>();
 
-function schemasOf(tools: ReadonlyMap<string, RegisteredTool>): ToolSchemas {
-  if (toolSchemas) return toolSchemas;
+function schemasOf(deps: McpDeps, tools: ReadonlyMap<string, RegisteredTool>): ToolSchemas {
+  const known = schemasByDeps.get(deps);
+  if (known) return known;
   const outputSchemas = new Map<string, Record<string, unknown>>();
   const listing = [...tools].map(([name, tool]): Tool => {
     const listed: Tool = {
@@ -80,8 +81,9 @@ function schemasOf(tools: ReadonlyMap<string, RegisteredTool>): ToolSchemas {
     }
     return listed;
   });
-  toolSchemas = { listing, outputSchemas };
-  return toolSchemas;
+  const schemas = { listing, outputSchemas };
+  schemasByDeps.set(deps, schemas);
+  return schemas;
 }
 
 type ToolHandler = (args: unknown, extra: unknown) => CallToolResult | Promise<CallToolResult>;
@@ -92,8 +94,11 @@ type ToolHandler = (args: unknown, extra: unknown) => CallToolResult | Promise<C
  * and correct. An unknown tool is a JSON-RPC -32602 error. A result that breaks its own output
  * schema is a server bug and answers a JSON-RPC internal error.
  */
-function installToolHandlers(server: McpServer, tools: ReadonlyMap<string, RegisteredTool>): void {
-  const { listing } = schemasOf(tools);
+function installToolHandlers(
+  server: McpServer,
+  listing: readonly Tool[],
+  tools: ReadonlyMap<string, RegisteredTool>,
+): void {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
@@ -133,7 +138,8 @@ export function createMcpServer(deps: McpDeps): McpServer {
     },
   );
   const tools = new Map(TOOL_REGISTRARS.map(([name, register]) => [name, register(server, deps)]));
-  installToolHandlers(server, tools);
+  const schemas = schemasOf(deps, tools);
+  installToolHandlers(server, schemas.listing, tools);
   for (const resource of deps.resources) {
     server.registerResource(
       resource.name,
@@ -144,7 +150,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       }),
     );
   }
-  for (const [name, schema] of schemasOf(tools).outputSchemas) {
+  for (const [name, schema] of schemas.outputSchemas) {
     const text = JSON.stringify(schema);
     server.registerResource(
       `${name}-output-schema`,
