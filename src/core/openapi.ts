@@ -3,12 +3,11 @@
 import { z } from 'zod';
 import { ErrorBodySchema } from './errors.ts';
 import { InsightsDatasetSchema } from './insights/dataset.ts';
-import { ReviewsDatasetSchema, type Business } from './review.ts';
+import { ReviewSchema, ReviewsDatasetSchema, type Business } from './review.ts';
 import { SearchParamsSchema, SearchResultSchema, SinceResultSchema } from './search.ts';
 import { CONTENT_TYPES, PATHS, TOPIC_PATHS } from './site.ts';
 import { IsoDateSchema } from './dates.ts';
 import { describeMcpProtocolVersions } from './mcp-protocol.ts';
-import { ReviewSchema } from './review.ts';
 
 export const API_VERSION = '1.0.0';
 
