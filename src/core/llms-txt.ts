@@ -1,6 +1,7 @@
 // `/llms.txt`: a short guide for AI agents (llmstxt.org format) to the datasets, search and MCP.
 import type { Business } from './review.ts';
 import { FEED_SIZE } from './feeds.ts';
+import { describeMcpProtocolVersions } from './mcp-protocol.ts';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './search.ts';
 import { PATHS, absoluteUrl } from './site.ts';
 
@@ -32,7 +33,7 @@ export function renderLlmsTxt({ siteUrl, business, reviewCount }: LlmsTxtContext
 
 ## MCP
 
-- [MCP endpoint](${url(PATHS.mcp)}): streamable HTTP, JSON-RPC 2.0, protocol 2025-06-18, no key. Tools: \`get_business\`, \`search_reviews\` (the search parameters above), \`get_review\`, \`get_reviews_since\`, \`get_insights\`.
+- [MCP endpoint](${url(PATHS.mcp)}): streamable HTTP, JSON-RPC 2.0, protocol ${describeMcpProtocolVersions()}, no key. Tools: \`get_business\`, \`search_reviews\` (the search parameters above), \`get_review\`, \`get_reviews_since\`, \`get_insights\`. Resources: the datasets and the full output schema of each tool. A bad argument answers a tool result with \`isError\` and \`Invalid arguments: <field>: <reason>\`.
 
 ## Updates
 

@@ -3,10 +3,11 @@
 import { z } from 'zod';
 import { ErrorBodySchema } from './errors.ts';
 import { InsightsDatasetSchema } from './insights/dataset.ts';
-import { ReviewsDatasetSchema, type Business } from './review.ts';
+import { ReviewSchema, ReviewsDatasetSchema, type Business } from './review.ts';
 import { SearchParamsSchema, SearchResultSchema, SinceResultSchema } from './search.ts';
 import { CONTENT_TYPES, PATHS, TOPIC_PATHS } from './site.ts';
 import { IsoDateSchema } from './dates.ts';
+import { describeMcpProtocolVersions } from './mcp-protocol.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -41,12 +42,28 @@ const errorResponse = (description: string) => ({
   description,
   content: { [CONTENT_TYPES.json]: { schema: ref('Error') } },
 });
+/** Every path answers 400 to a request it cannot read (a malformed Host, a bad percent-encoding). */
+const unreadable = errorResponse(
+  'the request could not be read (for example a malformed Host header or percent-encoding)',
+);
+const textResponse = (description: string, headers: Record<string, unknown> = {}) => ({
+  description,
+  headers,
+  content: { [CONTENT_TYPES.text]: { schema: { type: 'string' } } },
+});
+const retryAfter = { 'Retry-After': header('seconds to wait before trying again') };
+const jsonRpcError = (description: string, headers: Record<string, unknown> = {}) => ({
+  description,
+  headers,
+  content: { 'application/json': { schema: ref('JsonRpcErrorResponse') } },
+});
 const notModified = {
   description: 'the validator matched (If-None-Match or If-Modified-Since); empty body',
   headers: readHeaders,
 };
 
 function readOperation(
+  operationId: string,
   summary: string,
   description: string,
   contentType: string,
@@ -55,6 +72,7 @@ function readOperation(
 ) {
   return {
     get: {
+      operationId,
       summary,
       description,
       responses: {
@@ -64,6 +82,176 @@ function readOperation(
           content: { [contentType]: { schema } },
         },
         '304': notModified,
+        '400': unreadable,
+      },
+    },
+  };
+}
+
+/** JSON Feed 1.1 (https://jsonfeed.org/version/1.1) as this service writes it. */
+function jsonFeedSchema(): JsonSchema {
+  const author = {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      url: { type: 'string', format: 'uri' },
+      avatar: { type: 'string', format: 'uri' },
+    },
+  };
+  const review = toSchema(
+    ReviewSchema.pick({
+      rating: true,
+      technicians: true,
+      service_ids: true,
+      verification: true,
+    }).extend({
+      about: z.string().meta({ description: 'this document, which describes the extension' }),
+    }),
+  );
+  return {
+    type: 'object',
+    required: ['version', 'title', 'items'],
+    properties: {
+      version: { type: 'string', const: 'https://jsonfeed.org/version/1.1' },
+      title: { type: 'string' },
+      home_page_url: { type: 'string', format: 'uri' },
+      feed_url: { type: 'string', format: 'uri' },
+      description: { type: 'string' },
+      icon: { type: 'string', format: 'uri' },
+      favicon: { type: 'string', format: 'uri' },
+      authors: { type: 'array', items: author },
+      language: { type: 'string' },
+      hubs: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['type', 'url'],
+          properties: { type: { type: 'string' }, url: { type: 'string', format: 'uri' } },
+        },
+      },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id'],
+          properties: {
+            id: { type: 'string' },
+            url: { type: 'string', format: 'uri' },
+            external_url: { type: 'string', format: 'uri' },
+            title: { type: 'string' },
+            content_html: { type: 'string' },
+            content_text: { type: 'string' },
+            summary: { type: 'string' },
+            image: { type: 'string', format: 'uri' },
+            banner_image: { type: 'string', format: 'uri' },
+            date_published: { type: 'string', format: 'date-time' },
+            date_modified: { type: 'string', format: 'date-time' },
+            authors: { type: 'array', items: author },
+            tags: { type: 'array', items: { type: 'string' } },
+            language: { type: 'string' },
+            _review: {
+              ...review,
+              description: "the review's rating, technicians, services and verification",
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The outline of an OpenAPI 3.1 document, enough for generated clients to read this one. */
+function openApiDocumentSchema(): JsonSchema {
+  const map = {
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: true },
+  };
+  return {
+    type: 'object',
+    required: ['openapi', 'info', 'paths'],
+    properties: {
+      openapi: { type: 'string', description: 'OpenAPI version, 3.1.x' },
+      info: {
+        type: 'object',
+        required: ['title', 'version'],
+        properties: {
+          title: { type: 'string' },
+          version: { type: 'string' },
+          description: { type: 'string' },
+          license: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' }, identifier: { type: 'string' } },
+          },
+        },
+      },
+      servers: {
+        type: 'array',
+        items: { type: 'object', required: ['url'], properties: { url: { type: 'string' } } },
+      },
+      security: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: { type: 'array', items: { type: 'string' } },
+        },
+      },
+      paths: { ...map, description: 'path → Path Item Object' },
+      components: {
+        type: 'object',
+        properties: { schemas: { ...map, description: 'name → Schema Object' } },
+      },
+    },
+  };
+}
+
+const jsonRpcId = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
+
+function jsonRpcSchemas(): Record<string, JsonSchema> {
+  return {
+    JsonRpcRequest: {
+      type: 'object',
+      description: 'a JSON-RPC 2.0 request (with `id`) or notification (without)',
+      required: ['jsonrpc', 'method'],
+      properties: {
+        jsonrpc: { type: 'string', const: '2.0' },
+        id: jsonRpcId,
+        method: { type: 'string', examples: ['initialize', 'tools/list', 'tools/call'] },
+        params: { type: 'object', additionalProperties: true },
+      },
+    },
+    JsonRpcResponse: {
+      type: 'object',
+      description:
+        'the answer to a request: `result`, or `error` (a tool error is a result with `isError`)',
+      required: ['jsonrpc', 'id'],
+      properties: {
+        jsonrpc: { type: 'string', const: '2.0' },
+        id: jsonRpcId,
+        result: { type: 'object', additionalProperties: true },
+        error: ref('JsonRpcError'),
+      },
+    },
+    JsonRpcErrorResponse: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'error'],
+      properties: {
+        jsonrpc: { type: 'string', const: '2.0' },
+        id: { anyOf: [...jsonRpcId.anyOf, { type: 'null' }] },
+        error: ref('JsonRpcError'),
+      },
+    },
+    JsonRpcError: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: {
+          type: 'integer',
+          description:
+            '-32700 parse error, -32600 invalid request, -32602 invalid params or unknown tool, -32000 transport, -32001 session not found',
+        },
+        message: { type: 'string' },
+        data: {},
       },
     },
   };
@@ -92,11 +280,17 @@ export function buildOpenApiDocument({
       description:
         'Read-only, public data service for the verified customer reviews of one roofing business: datasets, ' +
         'feeds, search, a since-date endpoint, an MCP endpoint and a WebSub hub. No key, no account. Every ' +
-        'read endpoint supports conditional GET (ETag, Last-Modified) and HEAD, and sends CORS headers.',
+        'read endpoint supports conditional GET (ETag, Last-Modified) and HEAD, and sends CORS headers. ' +
+        "Each review's `url` is its own HTML page (`/reviews/{id}/`, with schema.org JSON-LD); `/reviews/{id}` " +
+        'redirects there.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: siteUrl }],
+    // Public: no key, no account.
+    security: [],
     paths: {
       [PATHS.reviews]: readOperation(
+        'getReviewsDataset',
         'Reviews dataset',
         'Business metadata, aggregate rating and every verified review, newest first.',
         CONTENT_TYPES.json,
@@ -104,19 +298,22 @@ export function buildOpenApiDocument({
         isTopic(PATHS.reviews),
       ),
       [PATHS.insights]: readOperation(
+        'getInsightsDataset',
         'Insights dataset',
         'Aspect-based sentiment, entities (technicians, services, service areas), topics, FAQ and summary.',
         CONTENT_TYPES.json,
         ref('InsightsDataset'),
       ),
       [PATHS.jsonFeed]: readOperation(
+        'getJsonFeed',
         'JSON Feed 1.1 of the 50 newest reviews (WebSub topic)',
         'See https://jsonfeed.org/version/1.1; each item carries a `_review` extension.',
         CONTENT_TYPES.json,
-        { type: 'object' },
+        ref('JsonFeed'),
         true,
       ),
       [PATHS.atomFeed]: readOperation(
+        'getAtomFeed',
         'Atom feed of the 50 newest reviews (WebSub topic)',
         'RFC 4287 Atom with rel="self" and rel="hub" links.',
         CONTENT_TYPES.atom,
@@ -125,6 +322,7 @@ export function buildOpenApiDocument({
       ),
       [PATHS.search]: {
         get: {
+          operationId: 'searchReviews',
           summary: 'Search reviews',
           description:
             'Filters AND-combine; results are newest first (date desc, then id). `total` counts every match, ' +
@@ -138,12 +336,15 @@ export function buildOpenApiDocument({
               content: { [CONTENT_TYPES.json]: { schema: ref('SearchResult') } },
             },
             '304': notModified,
-            '400': errorResponse('invalid query parameters; `issues` names each one'),
+            '400': errorResponse(
+              'invalid query parameters (`issues` names each one), or a request that could not be read',
+            ),
           },
         },
       },
       [`${PATHS.since}/{date}`]: {
         get: {
+          operationId: 'getReviewsSince',
           summary: 'Reviews dated on or after a date',
           parameters: [
             { name: 'date', in: 'path', required: true, schema: toSchema(IsoDateSchema) },
@@ -155,48 +356,78 @@ export function buildOpenApiDocument({
               content: { [CONTENT_TYPES.json]: { schema: ref('SinceResult') } },
             },
             '304': notModified,
-            '400': errorResponse('malformed or impossible date'),
+            '400': errorResponse(
+              'malformed or impossible date, or a request that could not be read',
+            ),
           },
         },
       },
-      '/reviews/{id}/': {
-        get: {
-          summary: "A review's own HTML page (the record's `url`), with schema.org JSON-LD",
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: {
-            '200': {
-              description: 'OK',
-              content: { [CONTENT_TYPES.html]: { schema: { type: 'string' } } },
-            },
-            '304': notModified,
-            '404': { description: 'no such review' },
-          },
-        },
-      },
-      [PATHS.openapi]: readOperation('This document', 'OpenAPI 3.1.', CONTENT_TYPES.json, {
-        type: 'object',
-      }),
+      [PATHS.openapi]: readOperation(
+        'getOpenApiDocument',
+        'This document',
+        'OpenAPI 3.1.',
+        CONTENT_TYPES.json,
+        ref('OpenApiDocument'),
+      ),
       [PATHS.llms]: readOperation(
+        'getLlmsTxt',
         'Guide for AI agents',
         'Where the datasets, search and MCP endpoint are.',
         CONTENT_TYPES.text,
         { type: 'string' },
       ),
       [PATHS.mcp]: {
+        description:
+          'Only POST (and the OPTIONS preflight): GET and DELETE answer 405 with `Allow: POST, OPTIONS`, as there is no server-sent stream and no session to delete.',
         post: {
+          operationId: 'postMcpMessage',
           summary: 'MCP endpoint (JSON-RPC 2.0 over streamable HTTP)',
           description:
-            'Model Context Protocol, protocol version 2025-06-18. `initialize` returns an `Mcp-Session-Id` header ' +
-            'that later requests send back. Send `Accept: application/json, text/event-stream`.',
+            `Model Context Protocol, protocol version ${describeMcpProtocolVersions()}. ` +
+            '`initialize` returns an `Mcp-Session-Id` header that later requests send back. Send ' +
+            '`Accept: application/json, text/event-stream`; answers are JSON. One message per request.',
+          parameters: [
+            {
+              name: 'Mcp-Session-Id',
+              in: 'header',
+              required: false,
+              description: 'required on every request after `initialize`',
+              schema: { type: 'string' },
+            },
+            {
+              name: 'MCP-Protocol-Version',
+              in: 'header',
+              required: false,
+              description: 'the negotiated protocol version',
+              schema: { type: 'string' },
+            },
+          ],
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { type: 'object' } } },
+            content: { 'application/json': { schema: ref('JsonRpcRequest') } },
           },
-          responses: { '200': { description: 'JSON-RPC response' } },
+          responses: {
+            '200': {
+              description: 'the JSON-RPC response to a request',
+              headers: { 'Mcp-Session-Id': header('on the answer to `initialize`') },
+              content: { 'application/json': { schema: ref('JsonRpcResponse') } },
+            },
+            '202': { description: 'a notification or response was accepted; empty body' },
+            '400': jsonRpcError(
+              'not JSON (-32700), not a single JSON-RPC message, no `Mcp-Session-Id` after initialize, or a request that could not be read',
+            ),
+            '403': jsonRpcError('a browser Origin that is not allowed'),
+            '404': jsonRpcError('unknown or expired session (-32001); initialize again'),
+            '406': jsonRpcError('Accept does not list application/json and text/event-stream'),
+            '413': jsonRpcError('body over 64 KiB'),
+            '415': jsonRpcError('Content-Type is not application/json'),
+            '429': jsonRpcError('too many requests from this client', retryAfter),
+          },
         },
       },
       [PATHS.hub]: {
         post: {
+          operationId: 'postHubRequest',
           summary: 'WebSub hub: subscribe, unsubscribe, publish',
           description: `Topics: ${TOPIC_PATHS.map((path) => `${siteUrl}${path}`).join(', ')}. Callbacks must be https.`,
           requestBody: {
@@ -210,6 +441,11 @@ export function buildOpenApiDocument({
                     'hub.callback': { type: 'string', format: 'uri' },
                     'hub.mode': { enum: ['subscribe', 'unsubscribe', 'publish'] },
                     'hub.topic': { type: 'string', format: 'uri' },
+                    'hub.url': {
+                      type: 'string',
+                      format: 'uri',
+                      description: 'publish: the topic, as an alternative to hub.topic',
+                    },
                     'hub.lease_seconds': { type: 'string', pattern: '^[0-9]+$' },
                     'hub.secret': { type: 'string', maxLength: 199 },
                   },
@@ -218,8 +454,16 @@ export function buildOpenApiDocument({
             },
           },
           responses: {
-            '202': { description: 'accepted; verification follows' },
-            '400': { description: 'bad request (text/plain reason)' },
+            '202': textResponse('accepted; verification (or, on publish, delivery) follows'),
+            '400': textResponse('a missing, repeated or invalid field, or a refused callback'),
+            '403': textResponse('the callback host already has the most subscriptions allowed'),
+            '405': textResponse('not POST', { Allow: header('POST, OPTIONS') }),
+            '413': textResponse('body over 16 KiB'),
+            '415': textResponse('Content-Type is not application/x-www-form-urlencoded'),
+            '429': textResponse(
+              'too many requests from this address or for this callback',
+              retryAfter,
+            ),
           },
         },
       },
@@ -230,6 +474,9 @@ export function buildOpenApiDocument({
         InsightsDataset: toSchema(InsightsDatasetSchema),
         SearchResult: toSchema(SearchResultSchema),
         SinceResult: toSchema(SinceResultSchema),
+        JsonFeed: jsonFeedSchema(),
+        OpenApiDocument: openApiDocumentSchema(),
+        ...jsonRpcSchemas(),
         Error: toSchema(ErrorBodySchema),
       },
     },

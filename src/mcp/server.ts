@@ -1,8 +1,21 @@
 // createMcpServer: the MCP server with every tool and the dataset resources. Transport-free, so
 // the HTTP handler (and tests) can make a fresh one per request.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ServerCapabilities,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { z } from 'zod';
+import { describeIssues, toIssues } from '../core/errors.ts';
 import type { McpDeps } from './deps.ts';
+import { toolError } from './tool-result.ts';
+import { listedOutputSchema, outputSchemaResourceUri, toolJsonSchema } from './tool-schemas.ts';
 import { registerGetBusiness } from './tools/get-business.ts';
 import { registerGetInsights } from './tools/get-insights.ts';
 import { registerGetReview } from './tools/get-review.ts';
@@ -37,6 +50,80 @@ function instructions(deps: McpDeps): string {
 // shared validator keeps a fresh server per request cheap.
 const sharedValidator = new AjvJsonSchemaValidator();
 
+/** What the server really offers: no list-changed notifications (the set never changes, and GET is 405). */
+export const MCP_CAPABILITIES: ServerCapabilities = { tools: {}, resources: {}, logging: {} };
+
+interface ToolSchemas {
+  listing: Tool[];
+  /** Full output schemas, by tool name, as served by the schema resources. */
+  outputSchemas: Map<string, Record<string, unknown>>;
+}
+
+// The schemas never change for one published site; a fresh server per request reuses them.
+const schemasByDeps = new WeakMap<McpDeps, ToolSchemas>();
+
+function schemasOf(deps: McpDeps, tools: ReadonlyMap<string, RegisteredTool>): ToolSchemas {
+  const known = schemasByDeps.get(deps);
+  if (known) return known;
+  const outputSchemas = new Map<string, Record<string, unknown>>();
+  const listing = [...tools].map(([name, tool]): Tool => {
+    const listed: Tool = {
+      name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: toolJsonSchema(tool.inputSchema as z.ZodType, 'input') as Tool['inputSchema'],
+      annotations: tool.annotations,
+    };
+    if (tool.outputSchema) {
+      const full = toolJsonSchema(tool.outputSchema as z.ZodType, 'output');
+      outputSchemas.set(name, full);
+      listed.outputSchema = listedOutputSchema(name, full) as Tool['outputSchema'];
+    }
+    return listed;
+  });
+  const schemas = { listing, outputSchemas };
+  schemasByDeps.set(deps, schemas);
+  return schemas;
+}
+
+type ToolHandler = (args: unknown, extra: unknown) => CallToolResult | Promise<CallToolResult>;
+
+/**
+ * tools/call with one form for every argument error, whether the schema or the tool finds it: a
+ * tool result with isError and "Invalid arguments: <field>: <reason>; …", which the model can read
+ * and correct. An unknown tool is a JSON-RPC -32602 error. A result that breaks its own output
+ * schema is a server bug and answers a JSON-RPC internal error.
+ */
+function installToolHandlers(
+  server: McpServer,
+  listing: readonly Tool[],
+  tools: ReadonlyMap<string, RegisteredTool>,
+): void {
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const tool = tools.get(name);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${name}; tools: ${[...tools.keys()].join(', ')}`,
+      );
+    const parsed = await (tool.inputSchema as z.ZodType).safeParseAsync(args ?? {});
+    if (!parsed.success)
+      return toolError(`Invalid arguments: ${describeIssues(toIssues(parsed.error))}`);
+    const result = await (tool.handler as ToolHandler)(parsed.data, extra);
+    if (!result.isError && tool.outputSchema) {
+      const checked = (tool.outputSchema as z.ZodType).safeParse(result.structuredContent);
+      if (!checked.success)
+        throw new McpError(
+          ErrorCode.InternalError,
+          `${name} produced a result outside its output schema: ${describeIssues(toIssues(checked.error))}`,
+        );
+    }
+    return result;
+  });
+}
+
 export function createMcpServer(deps: McpDeps): McpServer {
   const server = new McpServer(
     {
@@ -46,11 +133,13 @@ export function createMcpServer(deps: McpDeps): McpServer {
     },
     {
       instructions: instructions(deps),
-      capabilities: { tools: {}, resources: {}, logging: {} },
+      capabilities: MCP_CAPABILITIES,
       jsonSchemaValidator: sharedValidator,
     },
   );
-  for (const [, register] of TOOL_REGISTRARS) register(server, deps);
+  const tools = new Map(TOOL_REGISTRARS.map(([name, register]) => [name, register(server, deps)]));
+  const schemas = schemasOf(deps, tools);
+  installToolHandlers(server, schemas.listing, tools);
   for (const resource of deps.resources) {
     server.registerResource(
       resource.name,
@@ -61,5 +150,23 @@ export function createMcpServer(deps: McpDeps): McpServer {
       }),
     );
   }
+  for (const [name, schema] of schemas.outputSchemas) {
+    const text = JSON.stringify(schema);
+    server.registerResource(
+      `${name}-output-schema`,
+      outputSchemaResourceUri(name),
+      {
+        title: `${name} output schema`,
+        description: `The full JSON Schema of ${name}'s structured result (tools/list may show it briefly).`,
+        mimeType: 'application/schema+json',
+      },
+      (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/schema+json', text }] }),
+    );
+  }
+  // McpServer marks tools and resources as listChanged when they are registered; the low-level
+  // server keeps its capabilities in a field with no public setter, so they are restated here.
+  (server.server as unknown as { _capabilities: ServerCapabilities })._capabilities = {
+    ...MCP_CAPABILITIES,
+  };
   return server;
 }

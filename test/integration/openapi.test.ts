@@ -83,6 +83,8 @@ test.each([
   ['SearchResult', `${PATHS.search}?limit=100`],
   ['SinceResult', `${PATHS.since}/2000-01-01`],
   ['Error', `${PATHS.search}?rating=9`],
+  ['JsonFeed', PATHS.jsonFeed],
+  ['OpenApiDocument', PATHS.openapi],
 ])('the %s schema accepts the real body of %s', async (name, urlPath) => {
   const body = await (await fetch(`${server.url}${urlPath}`)).json();
   const validate = ajv().compile(doc.components.schemas[name]!);

@@ -1,12 +1,12 @@
 // get_business: business metadata and the aggregate rating with its distribution.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AggregateRatingSchema, BusinessSchema } from '../../core/review.ts';
 import type { McpDeps } from '../deps.ts';
 import { READ_ONLY_ANNOTATIONS, runTool } from '../tool-result.ts';
 
-export function registerGetBusiness(server: McpServer, deps: McpDeps): void {
-  server.registerTool(
+export function registerGetBusiness(server: McpServer, deps: McpDeps): RegisteredTool {
+  return server.registerTool(
     'get_business',
     {
       title: 'Get business',

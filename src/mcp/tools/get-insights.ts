@@ -1,12 +1,12 @@
 // get_insights: the insights dataset, whole or one section of it.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { INSIGHTS_SECTIONS, InsightsDatasetSchema } from '../../core/insights/dataset.ts';
 import type { McpDeps } from '../deps.ts';
 import { READ_ONLY_ANNOTATIONS, runTool } from '../tool-result.ts';
 
-export function registerGetInsights(server: McpServer, deps: McpDeps): void {
-  server.registerTool(
+export function registerGetInsights(server: McpServer, deps: McpDeps): RegisteredTool {
+  return server.registerTool(
     'get_insights',
     {
       title: 'Get insights',

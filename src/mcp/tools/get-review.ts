@@ -1,12 +1,12 @@
 // get_review: one review by its id.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ReviewSchema, SlugSchema } from '../../core/review.ts';
 import type { McpDeps } from '../deps.ts';
 import { READ_ONLY_ANNOTATIONS, runTool, toolError } from '../tool-result.ts';
 
-export function registerGetReview(server: McpServer, deps: McpDeps): void {
-  server.registerTool(
+export function registerGetReview(server: McpServer, deps: McpDeps): RegisteredTool {
+  return server.registerTool(
     'get_review',
     {
       title: 'Get review',

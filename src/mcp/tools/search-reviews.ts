@@ -1,11 +1,11 @@
 // search_reviews: exactly GET /api/reviews/search, through the same schema and index.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SearchParamsSchema, SearchResultSchema } from '../../core/search.ts';
 import type { McpDeps } from '../deps.ts';
 import { READ_ONLY_ANNOTATIONS, runTool } from '../tool-result.ts';
 
-export function registerSearchReviews(server: McpServer, deps: McpDeps): void {
-  server.registerTool(
+export function registerSearchReviews(server: McpServer, deps: McpDeps): RegisteredTool {
+  return server.registerTool(
     'search_reviews',
     {
       title: 'Search reviews',
