@@ -54,3 +54,20 @@ test('decimal, octal and hex forms are normalised by the URL parser before the c
     expect(isForbiddenAddress(hostname.replace(/^\[|\]$/g, '')), url).toBe(true);
   }
 });
+
+// Embedded-IPv4 and translation ranges that reach any IPv4 address, private ones included: the
+// hub refuses the whole range rather than guess which IPv4 address a gateway would pick.
+test.each([
+  '::7f00:1', // IPv4-compatible ::127.0.0.1
+  '::127.0.0.1',
+  '::a00:1', // ::10.0.0.1
+  '::808:808', // IPv4-compatible form of a public address: deprecated, refused all the same
+  '::ffff:0:7f00:1', // IPv4-translated ::ffff:0:127.0.0.1
+  '::ffff:0:a9fe:a9fe',
+  '::ffff:0:808:808',
+  '0:0:0:0:0:ffff:7f00:1', // uncompressed IPv4-mapped
+  '64:ff9b:1::a00:1', // local-use NAT64
+  '64:ff9b:1:ffff::808:808',
+])('refuses the translation or compatibility address %s', (address) => {
+  expect(isForbiddenAddress(address)).toBe(true);
+});

@@ -38,6 +38,19 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv6');
 }
 
+// Ranges that embed or translate to an arbitrary IPv4 address. A BlockList also matches IPv4
+// addresses against IPv6 rules of the mapped range, so these live in their own list, checked for
+// IPv6 addresses only.
+const blockedV6Only = new BlockList();
+for (const [network, prefix] of [
+  ['::', 96], // IPv4-compatible ::a.b.c.d (deprecated, RFC 4291), and :: and ::1
+  ['::ffff:0:0', 96], // IPv4-mapped, in any form embeddedIpv4 does not read
+  ['::ffff:0:0:0', 96], // IPv4-translated (RFC 2765)
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translates to any IPv4, private ones too
+] as const) {
+  blockedV6Only.addSubnet(network, prefix, 'ipv6');
+}
+
 /** The IPv4 address embedded in an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::/96) IPv6 address. */
 function embeddedIpv4(address: string): string | undefined {
   const lower = address.toLowerCase();
@@ -57,7 +70,7 @@ export function isForbiddenAddress(address: string): boolean {
   if (family !== 6) return true;
   const v4 = embeddedIpv4(address);
   if (v4 !== undefined) return blocked.check(v4, 'ipv4');
-  return blocked.check(address, 'ipv6');
+  return blocked.check(address, 'ipv6') || blockedV6Only.check(address, 'ipv6');
 }
 
 /** Hostname without IPv6 brackets, as `net` and `dns` expect it. */

@@ -1,33 +1,78 @@
-// Fixed-window request counting per key (client IP, callback URL), in memory, per instance.
+// Sliding-window request counting per key (client address, callback URL), in memory, per
+// instance. Each key keeps the times of its last `limit` accepted requests, so no window of
+// `windowMs` ever admits more than `limit` (a fixed window lets twice the limit through at its
+// edge). Refused requests are not recorded.
 export interface RateDecision {
   allowed: boolean;
-  /** Seconds until the window resets (for Retry-After). */
+  /** Seconds until one more request would be accepted (for Retry-After). */
   retryAfterSeconds: number;
+}
+
+/** Keys kept at most; beyond it idle keys are dropped first, then the oldest ones. */
+const MAX_KEYS = 100_000;
+
+interface KeyLog {
+  /** Ring buffer of accepted request times. */
+  times: Float64Array;
+  start: number;
+  size: number;
+  last: number;
 }
 
 export class RateLimiter {
   readonly #limit: number;
   readonly #windowMs: number;
-  #windowStart = Number.NEGATIVE_INFINITY;
-  #counts = new Map<string, number>();
+  readonly #keys = new Map<string, KeyLog>();
+  #lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(limit: number, windowMs = 60_000) {
     this.#limit = limit;
     this.#windowMs = windowMs;
   }
 
-  take(key: string, now: number): RateDecision {
-    if (now - this.#windowStart >= this.#windowMs) {
-      // A new window forgets every key, which also bounds the map's size.
-      this.#windowStart = now;
-      this.#counts = new Map();
+  /** Records one request for `key` at `now` when the window has room. */
+  take(key: string, now: number, cost = 1): RateDecision {
+    this.#sweep(now);
+    let log = this.#keys.get(key);
+    if (!log) {
+      log = { times: new Float64Array(this.#limit), start: 0, size: 0, last: now };
+      this.#keys.set(key, log);
     }
-    const count = (this.#counts.get(key) ?? 0) + 1;
-    this.#counts.set(key, count);
-    const retryAfterSeconds = Math.max(
-      1,
-      Math.ceil((this.#windowStart + this.#windowMs - now) / 1000),
-    );
-    return { allowed: count <= this.#limit, retryAfterSeconds };
+    // Forget requests that left the window.
+    while (log.size > 0 && log.times[log.start]! <= now - this.#windowMs) {
+      log.start = (log.start + 1) % this.#limit;
+      log.size -= 1;
+    }
+    if (cost > this.#limit - log.size) {
+      // Room opens when enough of the oldest requests leave the window.
+      const needed = Math.min(cost, this.#limit) - (this.#limit - log.size);
+      const freeing = log.times[(log.start + Math.max(0, needed - 1)) % this.#limit]!;
+      const retryAfterSeconds = Math.max(1, Math.ceil((freeing + this.#windowMs - now) / 1000));
+      return { allowed: false, retryAfterSeconds };
+    }
+    for (let i = 0; i < cost; i += 1) {
+      log.times[(log.start + log.size) % this.#limit] = now;
+      log.size += 1;
+    }
+    log.last = now;
+    return { allowed: true, retryAfterSeconds: 0 };
+  }
+
+  /** Keys currently tracked (for tests and metrics). */
+  get size(): number {
+    return this.#keys.size;
+  }
+
+  #sweep(now: number): void {
+    if (now - this.#lastSweep < this.#windowMs && this.#keys.size < MAX_KEYS) return;
+    this.#lastSweep = now;
+    for (const [key, log] of this.#keys) {
+      if (log.last <= now - this.#windowMs) this.#keys.delete(key);
+    }
+    // Still full (a flood of distinct keys inside one window): drop the oldest keys.
+    for (const key of this.#keys.keys()) {
+      if (this.#keys.size < MAX_KEYS) break;
+      this.#keys.delete(key);
+    }
   }
 }
