@@ -27,13 +27,26 @@ export function toIssues(error: z.ZodError): Issue[] {
   }));
 }
 
+/** Answers list at most this many issues, so a request with thousands of faults stays cheap. */
+export const MAX_LISTED_ISSUES = 20;
+
+/** The issues an answer lists, and how many more there were. */
+export function listedIssues(issues: readonly Issue[]): { listed: Issue[]; more: number } {
+  return {
+    listed: issues.slice(0, MAX_LISTED_ISSUES),
+    more: Math.max(0, issues.length - MAX_LISTED_ISSUES),
+  };
+}
+
 /** "rating: Too big: expected number to be <=5; limit: ..." for one-line messages. */
 export function describeIssues(issues: readonly Issue[]): string {
-  return issues
+  const { listed, more } = listedIssues(issues);
+  const text = listed
     .map((issue) =>
       issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
     )
     .join('; ');
+  return more > 0 ? `${text}; and ${more} more` : text;
 }
 
 /** Body of every error response (DECISIONS §4). */

@@ -17,6 +17,10 @@ export interface ReviewIndex {
   searchBody(params: SearchParams): Buffer;
   since(date: string): SinceResult;
   sinceBody(date: string): Buffer;
+  /** Reviews `offset` to `offset + limit` of a search's matches, and how many match in all. */
+  searchPage(params: SearchParams, offset: number): { total: number; reviews: Review[] };
+  /** Reviews `offset` to `offset + limit` of those dated on or after `date`, and how many in all. */
+  sincePage(date: string, offset: number, limit: number): { total: number; reviews: Review[] };
   getReview(id: string): Review | undefined;
 }
 
@@ -355,6 +359,17 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
           ? Buffer.alloc(0)
           : reviewsJson.subarray(recordOffsets[0]!, recordOffsets[2 * end - 1]!);
       return Buffer.concat([head, body, CLOSE]);
+    },
+    searchPage(params, offset) {
+      const { total, indices } = cachedMatch({ ...params, limit: offset + params.limit });
+      return { total, reviews: indices.slice(offset).map(parse) };
+    },
+    sincePage(date, offset, limit) {
+      const end = sinceEnd(date);
+      const reviews: Review[] = [];
+      for (let index = offset; index < Math.min(end, offset + limit); index += 1)
+        reviews.push(parse(index));
+      return { total: end, reviews };
     },
     getReview(id) {
       const index = byId.get(id);

@@ -349,3 +349,30 @@ test('getReview finds a review by id', () => {
   expect(index.getReview('x1')?.id).toBe('x1');
   expect(index.getReview('nope')).toBeUndefined();
 });
+
+describe('hostile query strings', () => {
+  test.each(['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString'])(
+    '%s is an unknown parameter like any other',
+    (name) => {
+      expect(() => query(`${name}=x`)).toThrowError(ValidationError);
+      try {
+        query(`rating=5&${name}=1`);
+      } catch (error) {
+        expect((error as ValidationError).issues).toEqual([
+          expect.objectContaining({ path: [name], code: 'unrecognized_keys' }),
+        ]);
+      }
+    },
+  );
+
+  test('thousands of unknown parameters are refused with one issue, before any parsing', () => {
+    const junk = Array.from({ length: 3900 }, (_, i) => `p${i}=1`).join('&');
+    let issues: unknown[] = [];
+    try {
+      query(junk);
+    } catch (error) {
+      issues = (error as ValidationError).issues;
+    }
+    expect(issues).toEqual([expect.objectContaining({ code: 'too_many_parameters' })]);
+  });
+});

@@ -9,6 +9,8 @@ export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
 export const SEARCH_QUERY_MAX_LENGTH = 200;
 export const SEARCH_NAME_MAX_LENGTH = 100;
+/** More query parameters than this is not a search anyone means; refused before any parsing. */
+export const SEARCH_PARAMS_MAX = 32;
 
 /** A number field whose every failure says what is allowed: MCP and HTTP show it as is. */
 function boundedNumber(min: number, max: number, integer: boolean) {
@@ -101,9 +103,20 @@ function searchIssues(error: z.ZodError): Issue[] {
  * issue of its own; unknown parameters fail through the strict schema.
  */
 export function parseSearchQuery(pairs: Iterable<[string, string]>): SearchParams {
-  const record: Record<string, unknown> = {};
+  // No prototype: `__proto__`, `constructor` and the like are plain (unknown) names here.
+  const record: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const repeated = new Set<string>();
+  let given = 0;
   for (const [name, value] of pairs) {
+    given += 1;
+    if (given > SEARCH_PARAMS_MAX)
+      throw new ValidationError('invalid search parameters', [
+        {
+          path: [],
+          code: 'too_many_parameters',
+          message: `at most ${SEARCH_PARAMS_MAX} parameters; known: ${KNOWN_PARAMS.join(', ')}`,
+        },
+      ]);
     if (Object.hasOwn(record, name)) repeated.add(name);
     record[name] = NUMERIC_PARAMS.has(name) && DECIMAL.test(value) ? Number(value) : value;
   }

@@ -92,6 +92,7 @@ export function mcpDepsFor(site: PublishedSite, siteUrl: string): McpDeps {
       ...meta,
       uri: absoluteUrl(siteUrl, urlPath),
       mimeType: 'application/json',
+      size: site.files.get(urlPath)!.bytes!.length,
       read: () => site.files.get(urlPath)!.bytes!.toString('utf8'),
     })),
   };

@@ -2,7 +2,7 @@
 // CORS on every response, and JSON error bodies (DECISIONS §4).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Response } from 'express';
-import type { Issue } from '../core/errors.ts';
+import { listedIssues, type Issue } from '../core/errors.ts';
 import { isNotModified } from '../core/http-cache.ts';
 import { CONTENT_TYPES } from '../core/site.ts';
 
@@ -75,7 +75,15 @@ export function sendError(
   issues: Issue[] = [],
 ): void {
   if (res.headersSent) return;
-  const body = JSON.stringify({ error, message, issues });
+  const { listed, more } = listedIssues(issues);
+  const body = JSON.stringify({
+    error,
+    message:
+      more > 0
+        ? `${message} (${issues.length} issues; the first ${listed.length} are listed)`
+        : message,
+    issues: listed,
+  });
   res.status(status);
   res.setHeader('Content-Type', CONTENT_TYPES.json);
   res.setHeader('Cache-Control', 'no-store');

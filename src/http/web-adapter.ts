@@ -9,7 +9,7 @@ export function toWebRequest(req: ExpressRequest): Request {
     else if (value !== undefined) headers.set(name, value);
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const url = `http://${req.headers.host ?? 'localhost'}${req.originalUrl}`;
+  const url = `http://${req.headers.host || 'localhost'}${req.originalUrl}`;
   return new Request(url, {
     method: req.method,
     headers,

@@ -9,6 +9,8 @@ export interface McpResourceFile {
   description: string;
   uri: string;
   mimeType: string;
+  /** Bytes of the resource's text. */
+  size: number;
   /** The resource's text, read when a client asks (the reviews dataset can be large). */
   read(): string;
 }

@@ -4,17 +4,34 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpDeps } from './deps.ts';
-import { TOOL_NAMES, createMcpServer } from './server.ts';
+import { RateLimiter } from '../hub/rate-limit.ts';
+import { createMcpServer } from './server.ts';
 import { createSessionToken, verifySessionToken } from './session.ts';
 
 /** Request bodies are JSON-RPC messages; 64 KiB is far above any legitimate call. */
 export const MCP_MAX_BODY_BYTES = 64 * 1024;
+/** Largest JSON-RPC batch accepted from clients of protocol versions that still have batches. */
+export const MCP_MAX_BATCH = 10;
+/** Batches were removed from MCP in this version; its clients (and later ones) may not send them. */
+const NO_BATCHES_SINCE = '2025-06-18';
+/** A client that states no version is taken to speak this one (MCP transports §protocol version). */
+const DEFAULT_PROTOCOL_VERSION = '2025-03-26';
+
+/** What the host knows about the request beyond the web Request itself. */
+export interface McpRequestContext {
+  /** The client's address (under the host's proxy trust), the key of the rate limit. */
+  clientAddress?: string | undefined;
+}
 
 export interface McpHandlerOptions {
   deps: McpDeps;
   sessionSecret: string;
   /** Origins allowed besides requests without an Origin header (the site's own origin first). */
   allowedOrigins: readonly string[];
+  /** JSON-RPC messages per client per minute (a batch counts each message); unset = no limit. */
+  rateLimitPerMinute?: number | undefined;
+  /** Told once about each unexpected error (the client gets a bare -32603). */
+  onError?: (error: unknown) => void;
   now?: () => number;
 }
 
@@ -83,10 +100,23 @@ interface RpcMessage {
   params?: { name?: unknown };
 }
 
-export function createMcpHandler(
-  options: McpHandlerOptions,
-): (request: Request) => Promise<Response> {
+export type McpHandler = (request: Request, context?: McpRequestContext) => Promise<Response>;
+
+/** The protocol version a request speaks: its header, or the version an initialize asks for. */
+function protocolVersionOf(request: Request, messages: readonly RpcMessage[]): string {
+  const header = request.headers.get('mcp-protocol-version');
+  if (header) return header;
+  const initialize = messages.find((message) => isInitializeRequest(message));
+  const asked = (initialize?.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return typeof asked === 'string' ? asked : DEFAULT_PROTOCOL_VERSION;
+}
+
+export function createMcpHandler(options: McpHandlerOptions): McpHandler {
   const now = options.now ?? Date.now;
+  const limiter =
+    options.rateLimitPerMinute === undefined
+      ? undefined
+      : new RateLimiter(options.rateLimitPerMinute);
   const allowed = new Set(options.allowedOrigins);
   const trustedHosts = new Set([
     ...LOOPBACK_HOSTNAMES,
@@ -108,7 +138,7 @@ export function createMcpHandler(
     return host !== null && url.host === host && trustedHosts.has(url.hostname);
   }
 
-  return async (request) => {
+  const handle = async (request: Request, context: McpRequestContext): Promise<Response> => {
     if (request.method === 'OPTIONS')
       return new Response(null, { status: 204, headers: PREFLIGHT });
     const origin = request.headers.get('origin');
@@ -152,6 +182,34 @@ export function createMcpHandler(
     }
 
     const messages = (Array.isArray(body) ? body : [body]) as RpcMessage[];
+    const protocolVersion = protocolVersionOf(request, messages);
+    if (Array.isArray(body)) {
+      if (body.length === 0) return jsonRpcError(400, -32600, 'Invalid Request: an empty batch');
+      if (protocolVersion >= NO_BATCHES_SINCE)
+        return jsonRpcError(
+          400,
+          -32600,
+          `Invalid Request: JSON-RPC batches are not part of MCP ${protocolVersion}; send one message per request`,
+        );
+      if (body.length > MCP_MAX_BATCH)
+        return jsonRpcError(
+          400,
+          -32600,
+          `Invalid Request: a batch may hold at most ${MCP_MAX_BATCH} messages`,
+        );
+    }
+    if (limiter) {
+      const key = context.clientAddress ?? 'unknown';
+      const decision = limiter.take(key, now(), Math.min(messages.length, MCP_MAX_BATCH));
+      if (!decision.allowed)
+        return jsonRpcError(
+          429,
+          -32000,
+          `Too Many Requests: at most ${options.rateLimitPerMinute} messages a minute per client; retry in ${decision.retryAfterSeconds} s`,
+          null,
+          { 'Retry-After': String(decision.retryAfterSeconds) },
+        );
+    }
     const initializing = messages.some((message) => isInitializeRequest(message));
     let sessionId: string | undefined;
     if (initializing) {
@@ -169,24 +227,7 @@ export function createMcpHandler(
       }
     }
 
-    // The SDK folds an unknown tool into a tool result; JSON-RPC wants -32602 (MCP tools §errors).
-    if (!Array.isArray(body)) {
-      const message = body as RpcMessage;
-      if (
-        message?.method === 'tools/call' &&
-        message.id !== undefined &&
-        !TOOL_NAMES.has(String(message.params?.name))
-      ) {
-        return jsonRpcError(
-          200,
-          -32602,
-          `Unknown tool: ${String(message.params?.name)}; tools: ${[...TOOL_NAMES].join(', ')}`,
-          message.id,
-        );
-      }
-    }
-
-    const server = createMcpServer(options.deps);
+    const server = createMcpServer(options.deps, { protocolVersion });
     const transport = new WebStandardStreamableHTTPServerTransport(
       initializing
         ? { sessionIdGenerator: () => sessionId!, enableJsonResponse: true }
@@ -205,6 +246,17 @@ export function createMcpHandler(
       });
     } finally {
       await server.close();
+    }
+  };
+
+  // Anything unexpected is a JSON-RPC internal error from the handler itself, so it stays a
+  // proper MCP answer on any host (no framework error page, no stack trace to the client).
+  return async (request, context = {}) => {
+    try {
+      return await handle(request, context);
+    } catch (error) {
+      options.onError?.(error);
+      return jsonRpcError(500, -32603, 'Internal error: the server could not answer this request');
     }
   };
 }

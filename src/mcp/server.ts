@@ -86,6 +86,36 @@ function schemasOf(deps: McpDeps, tools: ReadonlyMap<string, RegisteredTool>): T
   return schemas;
 }
 
+/** No single MCP answer (one tool result or one resource) is larger than this. */
+export const MCP_ANSWER_MAX_BYTES = 1024 * 1024;
+/** A tool's text block repeats its JSON up to this size; a larger result gets a summary instead. */
+export const TEXT_MIRROR_MAX_BYTES = 8 * 1024;
+/** The first protocol version whose clients read structuredContent. */
+const STRUCTURED_CONTENT_SINCE = '2025-06-18';
+
+/** What createMcpServer knows about the request it answers. */
+export interface McpRequestOptions {
+  /** The negotiated MCP-Protocol-Version; without one a client is taken to speak 2025-03-26. */
+  protocolVersion?: string | undefined;
+}
+
+/**
+ * Bounds a successful result and picks its text block: the JSON when small (or when the client
+ * predates structured content and reads only text), else the tool's summary.
+ */
+export function shapeResult(result: CallToolResult, legacyClient: boolean): CallToolResult {
+  if (result.isError || result.structuredContent === undefined) return result;
+  const json = JSON.stringify(result.structuredContent);
+  const bytes = Buffer.byteLength(json);
+  if (bytes > MCP_ANSWER_MAX_BYTES)
+    return toolError(
+      `Invalid arguments: the answer would be ${bytes} bytes, over the ${MCP_ANSWER_MAX_BYTES}-byte limit of one answer; ask for less (a smaller limit, or one section)`,
+    );
+  if (legacyClient || bytes <= TEXT_MIRROR_MAX_BYTES)
+    return { ...result, content: [{ type: 'text', text: json }] };
+  return result;
+}
+
 type ToolHandler = (args: unknown, extra: unknown) => CallToolResult | Promise<CallToolResult>;
 
 /**
@@ -98,6 +128,7 @@ function installToolHandlers(
   server: McpServer,
   listing: readonly Tool[],
   tools: ReadonlyMap<string, RegisteredTool>,
+  legacyClient: boolean,
 ): void {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -120,11 +151,12 @@ function installToolHandlers(
           `${name} produced a result outside its output schema: ${describeIssues(toIssues(checked.error))}`,
         );
     }
-    return result;
+    return shapeResult(result, legacyClient);
   });
 }
 
-export function createMcpServer(deps: McpDeps): McpServer {
+export function createMcpServer(deps: McpDeps, options: McpRequestOptions = {}): McpServer {
+  const legacyClient = (options.protocolVersion ?? '2025-03-26') < STRUCTURED_CONTENT_SINCE;
   const server = new McpServer(
     {
       name: MCP_SERVER_NAME,
@@ -139,15 +171,22 @@ export function createMcpServer(deps: McpDeps): McpServer {
   );
   const tools = new Map(TOOL_REGISTRARS.map(([name, register]) => [name, register(server, deps)]));
   const schemas = schemasOf(deps, tools);
-  installToolHandlers(server, schemas.listing, tools);
+  installToolHandlers(server, schemas.listing, tools, legacyClient);
   for (const resource of deps.resources) {
     server.registerResource(
       resource.name,
       resource.uri,
       { title: resource.title, description: resource.description, mimeType: resource.mimeType },
-      (uri) => ({
-        contents: [{ uri: uri.href, mimeType: resource.mimeType, text: resource.read() }],
-      }),
+      (uri) => {
+        if (resource.size > MCP_ANSWER_MAX_BYTES)
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `${resource.uri} is ${resource.size} bytes, over the ${MCP_ANSWER_MAX_BYTES}-byte limit of one MCP answer: fetch it over HTTP, or page through it with search_reviews or get_reviews_since`,
+          );
+        return {
+          contents: [{ uri: uri.href, mimeType: resource.mimeType, text: resource.read() }],
+        };
+      },
     );
   }
   for (const [name, schema] of schemas.outputSchemas) {

@@ -122,6 +122,7 @@ describe('tools/list', () => {
       'mentions_technician',
       'mentions_service',
       'limit',
+      'cursor',
     ]);
     expect(search.inputSchema.properties?.rating).toMatchObject({
       type: 'integer',
@@ -151,10 +152,65 @@ describe('tools/call', () => {
     );
   });
 
-  test('get_reviews_since returns what the since endpoint returns', async () => {
-    const result = await call('get_reviews_since', { date: '2024-01-01' });
-    const http = await (await fetch(`${server.url}/api/reviews/since/2024-01-01`)).json();
-    expect(result.structuredContent).toEqual(http);
+  test('get_reviews_since returns what the since endpoint returns, a page at a time', async () => {
+    const http = (await (await fetch(`${server.url}/api/reviews/since/2020-01-01`)).json()) as {
+      count: number;
+      reviews: unknown[];
+    };
+    const whole = await call('get_reviews_since', { date: '2020-01-01' });
+    expect(whole.structuredContent).toEqual({
+      since: '2020-01-01',
+      total: http.count,
+      count: http.count,
+      limit: 20,
+      reviews: http.reviews,
+    });
+    // Two at a time, following next_cursor, gives the same reviews in the same order.
+    const paged: unknown[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page += 1) {
+      const result = await call('get_reviews_since', {
+        date: '2020-01-01',
+        limit: 2,
+        ...(cursor ? { cursor } : {}),
+      });
+      const content = result.structuredContent as { reviews: unknown[]; next_cursor?: string };
+      paged.push(...content.reviews);
+      cursor = content.next_cursor;
+      if (!cursor) break;
+    }
+    expect(paged).toEqual(http.reviews);
+  });
+
+  test('a cursor is refused for a different question, and when it is not a cursor', async () => {
+    const first = await call('get_reviews_since', { date: '2020-01-01', limit: 1 });
+    const cursor = (first.structuredContent as { next_cursor: string }).next_cursor;
+    expect(cursor).toBeTruthy();
+    const other = await call('get_reviews_since', { date: '2021-01-01', cursor });
+    expect(other.isError).toBe(true);
+    expect(JSON.stringify(other.content)).toMatch(
+      /Invalid arguments: cursor: belongs to a different question/,
+    );
+    const junk = await call('search_reviews', { cursor: 'bm90LWEtY3Vyc29y' });
+    expect(JSON.stringify(junk.content)).toMatch(/Invalid arguments: cursor: is not a cursor/);
+  });
+
+  test('search_reviews pages past the first limit with next_cursor', async () => {
+    const all = (await call('search_reviews', { limit: 100 })).structuredContent as {
+      total: number;
+      reviews: { id: string }[];
+    };
+    const first = (await call('search_reviews', { limit: 2 })).structuredContent as {
+      total: number;
+      reviews: { id: string }[];
+      next_cursor: string;
+    };
+    const second = (await call('search_reviews', { limit: 2, cursor: first.next_cursor }))
+      .structuredContent as { reviews: { id: string }[] };
+    expect(first.total).toBe(all.total);
+    expect([...first.reviews, ...second.reviews].map((r) => r.id)).toEqual(
+      all.reviews.slice(0, 4).map((r) => r.id),
+    );
   });
 
   test('get_insights returns the whole dataset or one section', async () => {
@@ -209,8 +265,14 @@ describe('tools/call', () => {
     const qs = new URLSearchParams(
       Object.entries(args).map(([key, value]) => [key, String(value)]),
     );
-    const http = await (await fetch(`${server.url}/api/reviews/search?${qs}`)).json();
-    expect(result.structuredContent).toEqual(http);
+    const http = (await (await fetch(`${server.url}/api/reviews/search?${qs}`)).json()) as {
+      total: number;
+      count: number;
+    };
+    const { next_cursor: next, ...page } = result.structuredContent as { next_cursor?: string };
+    expect(page).toEqual(http);
+    // A cursor is offered exactly when more matches remain.
+    expect(next !== undefined).toBe(http.count < http.total);
   });
 });
 

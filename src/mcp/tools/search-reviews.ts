@@ -1,8 +1,18 @@
-// search_reviews: exactly GET /api/reviews/search, through the same schema and index.
+// search_reviews: GET /api/reviews/search's parameters and answers, through the same schema and
+// index, plus a cursor to page past the first `limit` matches.
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import { SearchParamsSchema, SearchResultSchema } from '../../core/search.ts';
 import type { McpDeps } from '../deps.ts';
+import { CursorSchema, decodeCursor, nextCursor } from '../paging.ts';
 import { READ_ONLY_ANNOTATIONS, runTool } from '../tool-result.ts';
+
+const SearchPageResultSchema = SearchResultSchema.extend({
+  next_cursor: z
+    .string()
+    .optional()
+    .meta({ description: 'pass as cursor for the next page; absent on the last page' }),
+});
 
 export function registerSearchReviews(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
@@ -10,11 +20,27 @@ export function registerSearchReviews(server: McpServer, deps: McpDeps): Registe
     {
       title: 'Search reviews',
       description:
-        'Search the verified reviews. Every argument is optional and they AND-combine; results are newest first. `total` counts all matches, `count` those returned (at most `limit`). Same parameters and answers as GET /api/reviews/search.',
-      inputSchema: SearchParamsSchema,
-      outputSchema: SearchResultSchema,
+        'Search the verified reviews. Every argument is optional and they AND-combine; results are newest first. `total` counts all matches, `count` those returned (at most `limit`); `next_cursor` fetches the next page. Same parameters and answers as GET /api/reviews/search.',
+      inputSchema: SearchParamsSchema.safeExtend({ cursor: CursorSchema.optional() }),
+      outputSchema: SearchPageResultSchema,
       annotations: READ_ONLY_ANNOTATIONS,
     },
-    (params) => runTool(() => deps.index.search(params)),
+    ({ cursor, ...params }) =>
+      runTool(
+        () => {
+          const question = { ...params, limit: undefined };
+          const offset = decodeCursor(cursor, question);
+          const { total, reviews } = deps.index.searchPage(params, offset);
+          return {
+            total,
+            count: reviews.length,
+            limit: params.limit,
+            ...nextCursor(offset, reviews.length, total, question),
+            reviews,
+          };
+        },
+        (page) =>
+          `${String(page.count)} of ${String(page.total)} matching reviews, newest first${page.next_cursor ? `; next page: cursor ${String(page.next_cursor)}` : ''}. The reviews are in structuredContent.`,
+      ),
   );
 }
