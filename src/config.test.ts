@@ -41,6 +41,10 @@ describe('defaults', () => {
       WEBSUB_CLAIM_SECONDS: 30,
       WEBSUB_TIMEOUT_MS: 10000,
       MCP_ALLOWED_ORIGINS: [],
+      MCP_RATE_LIMIT_PER_MINUTE: 300,
+      TRUST_PROXY: '',
+      LOG_LEVEL: 'info',
+      METRICS_HOST: '127.0.0.1',
     });
   });
 
@@ -233,5 +237,35 @@ describe('bad values stop start-up naming the variable', () => {
   test('a lease minimum above the default maximum is rejected', () => {
     const error = configError({ WEBSUB_LEASE_MIN_SECONDS: '864001' });
     expect(error.message).toContain('WEBSUB_LEASE_MIN_SECONDS');
+  });
+});
+
+describe('operations settings', () => {
+  test.each(['loopback', '1', 'true', 'false', '10.0.0.0/8, 192.168.1.1', 'uniquelocal,::1'])(
+    'TRUST_PROXY=%s is accepted',
+    (value) => {
+      expect(parseConfig({ TRUST_PROXY: value }).TRUST_PROXY).toBe(value);
+    },
+  );
+
+  test.each(['not-an-address', '10.0.0.0/99', 'loopback,bogus'])(
+    'TRUST_PROXY=%s stops start-up naming the variable',
+    (value) => {
+      expect(configError({ TRUST_PROXY: value }).message).toMatch(/TRUST_PROXY: expected true/);
+    },
+  );
+
+  test('LOG_LEVEL must be a pino level, METRICS_PORT a port', () => {
+    expect(configError({ LOG_LEVEL: 'verbose' }).message).toMatch(/LOG_LEVEL: expected one of/);
+    expect(configError({ METRICS_PORT: '99999' }).message).toMatch(/METRICS_PORT/);
+    expect(parseConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+    expect(parseConfig({}).METRICS_PORT).toBeUndefined();
+  });
+
+  test('MCP_RATE_LIMIT_PER_MINUTE is a positive whole number', () => {
+    expect(configError({ MCP_RATE_LIMIT_PER_MINUTE: '0' }).message).toMatch(
+      /MCP_RATE_LIMIT_PER_MINUTE/,
+    );
+    expect(parseConfig({ MCP_RATE_LIMIT_PER_MINUTE: '30' }).MCP_RATE_LIMIT_PER_MINUTE).toBe(30);
   });
 });

@@ -1,6 +1,7 @@
 // Environment configuration (DECISIONS §2), parsed once with zod at each entry point (the server,
 // the build, the scripts). A bad value stops start-up with a message naming the variable.
 import { z } from 'zod';
+import { compileTrustProxy } from './http/client-address.ts';
 
 const flag = z
   .enum(['', '0', '1', 'false', 'true', 'off', 'on', 'no', 'yes'], {
@@ -61,6 +62,32 @@ const ConfigSchema = z.object({
   WEBSUB_CLAIM_SECONDS: positiveInt.default(30),
   DATABASE_URL: z.string().min(1).optional(),
   MCP_SESSION_SECRET: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  MCP_RATE_LIMIT_PER_MINUTE: positiveInt.default(300),
+  TRUST_PROXY: z
+    .string()
+    .superRefine((value, ctx) => {
+      try {
+        compileTrustProxy(value);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected true, false, a hop count, or comma-separated addresses, CIDR ranges, loopback, linklocal or uniquelocal (${(error as Error).message})`,
+        });
+      }
+    })
+    .default(''),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'expected one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  METRICS_PORT: z
+    .string()
+    .regex(/^\d+$/, { message: 'expected a port number' })
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(65535))
+    .optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   MCP_ALLOWED_ORIGINS: z
     .string()
     .transform((value) =>

@@ -1,6 +1,6 @@
 // The Node origin: reads the configuration, loads the built site from DIST_DIR, listens, and shuts
 // down cleanly on SIGINT/SIGTERM. The only file that reads the environment and listens.
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,37 @@ import { Hub } from './hub/hub.ts';
 import { PgHubStore, StoreUnavailableError } from './hub/pg-store.ts';
 import { SqliteHubStore } from './hub/sqlite-store.ts';
 import type { HubStore } from './hub/store.ts';
+import { compileTrustProxy } from './http/client-address.ts';
+import { createLogger, createRequestLogger, logHubEvent } from './ops/logger.ts';
+import { createMetrics, startMetricsServer } from './ops/metrics.ts';
+
+/** Slow clients get this long to send their headers, and a whole request this long. */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Idle keep-alive connections are closed after this. */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Open connections at most, and from one peer address at most (a slowloris gets a share only). */
+const MAX_CONNECTIONS = 4096;
+const MAX_CONNECTIONS_PER_PEER = 256;
+
+/** Caps connections per peer address; the server's own cap bounds the total. */
+function limitConnectionsPerPeer(server: Server, perPeer: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket) => {
+    const peer = socket.remoteAddress ?? 'unknown';
+    const count = (open.get(peer) ?? 0) + 1;
+    if (count > perPeer) {
+      socket.destroy();
+      return;
+    }
+    open.set(peer, count);
+    socket.once('close', () => {
+      const left = (open.get(peer) ?? 1) - 1;
+      if (left === 0) open.delete(peer);
+      else open.set(peer, left);
+    });
+  });
+}
 
 async function loadAstroHandler(distDir: string): Promise<RequestHandler | undefined> {
   const entry = path.join(distDir, 'server', 'entry.mjs');
@@ -25,12 +56,15 @@ async function loadAstroHandler(distDir: string): Promise<RequestHandler | undef
 async function main(): Promise<void> {
   const started = performance.now();
   const config = parseConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  const trustProxy = compileTrustProxy(config.TRUST_PROXY);
   const distDir = path.resolve(config.DIST_DIR);
   const site = await loadPublishedSite(distDir);
   // DATABASE_URL: PostgreSQL shared by every instance; otherwise node:sqlite under DATA_DIR.
   const store: HubStore = config.DATABASE_URL
     ? await PgHubStore.open({ connectionString: config.DATABASE_URL })
     : SqliteHubStore.open(path.resolve(config.DATA_DIR));
+  const metrics = createMetrics({ hubStats: () => store.stats(Date.now()) });
   const hub = new Hub({
     store,
     fetcher: createFetcher({
@@ -53,7 +87,11 @@ async function main(): Promise<void> {
     allowPrivateCallbacks: config.WEBSUB_ALLOW_PRIVATE_CALLBACKS,
     claimSeconds: config.WEBSUB_CLAIM_SECONDS,
     timeoutMs: config.WEBSUB_TIMEOUT_MS,
-    log: (message) => console.warn(message),
+    log: (message) => logger.warn(message),
+    onEvent: (event) => {
+      logHubEvent(logger, event);
+      metrics.observeHubEvent(event);
+    },
   });
   hub.start();
   const listener = createRequestListener({
@@ -65,12 +103,32 @@ async function main(): Promise<void> {
     // Without a configured secret, sessions are valid on this process only (DECISIONS §2).
     mcpSessionSecret: config.MCP_SESSION_SECRET ?? randomBytes(32).toString('base64url'),
     mcpAllowedOrigins: config.MCP_ALLOWED_ORIGINS,
+    mcpRateLimitPerMinute: config.MCP_RATE_LIMIT_PER_MINUTE,
+    trustProxy,
+    logger,
+    requestLogger:
+      config.LOG_LEVEL === 'silent' ? undefined : createRequestLogger(logger, trustProxy),
+    metrics,
   });
-  const server = createServer(listener).listen(config.PORT, config.HOST, () => {
+  const server = createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    },
+    listener,
+  );
+  server.maxConnections = MAX_CONNECTIONS;
+  limitConnectionsPerPeer(server, MAX_CONNECTIONS_PER_PEER);
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : startMetricsServer(metrics, config.METRICS_HOST, config.METRICS_PORT, logger);
+  server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const ms = Math.round(performance.now() - started);
-    console.log(
+    logger.info(
       `reviews service: ${site.index.count} reviews on http://${config.HOST}:${port} (${config.SITE_URL}) in ${ms} ms`,
     );
   });
@@ -81,6 +139,7 @@ async function main(): Promise<void> {
   const stop = () => {
     server.close();
     server.closeAllConnections();
+    metricsServer?.close();
     void hub
       .stop()
       .then(() => store.close())

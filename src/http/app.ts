@@ -15,12 +15,15 @@ import { createMcpHandler } from '../mcp/handler.ts';
 import { mcpDepsFor, type PublishedSite } from './published-site.ts';
 import { sendWebResponse, toWebRequest } from './web-adapter.ts';
 import { CORS_HEADERS, sendError, sendMethodNotAllowed } from './respond.ts';
-import type { RequestListener } from 'node:http';
+import type { RequestListener, ServerResponse } from 'node:http';
 import { createFastPath } from './fast-path.ts';
 import type { PreparedRepresentation } from './respond.ts';
 import { createReviewsApi, type ReviewsApi } from './routes/reviews-api.ts';
 import { READ_METHODS, createStaticFiles, prepareInMemoryFiles } from './routes/static-files.ts';
 import { createHubRoute } from './routes/hub.ts';
+import { TRUST_NOTHING, clientAddress, type TrustProxy } from './client-address.ts';
+import type { Logger, RequestLogger } from '../ops/logger.ts';
+import { routeOf, type Metrics } from '../ops/metrics.ts';
 import type { Hub } from '../hub/hub.ts';
 import type { StoreHealth } from '../hub/store.ts';
 
@@ -47,6 +50,39 @@ export interface AppOptions {
   hub?: Hub | undefined;
   /** The hub store's health, reported by GET /healthz. */
   health?: (() => Promise<StoreHealth>) | undefined;
+  /** Which proxies to believe about the client's address (TRUST_PROXY); default none. */
+  trustProxy?: TrustProxy | undefined;
+  /** JSON-RPC messages per client per minute on /mcp; unset = no limit. */
+  mcpRateLimitPerMinute?: number | undefined;
+  /** Where unexpected errors are logged (once each); default stderr. */
+  logger?: Logger | undefined;
+  /** One log line per request. */
+  requestLogger?: RequestLogger | undefined;
+  metrics?: Metrics | undefined;
+}
+
+// RFC 9110 §7.2 / RFC 3986 §3.2.2: a reg-name or IP literal, then an optional port.
+const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d{1,5})?$/;
+
+/** A Host header that no URL can be made of: refused before any route sees it. */
+export function isMalformedHost(host: string | undefined): boolean {
+  return host !== undefined && host !== '' && !HOST_HEADER.test(host);
+}
+
+function refuseMalformedHost(res: ServerResponse): void {
+  const body = JSON.stringify({
+    error: 'invalid_request',
+    message: 'the Host header is not a valid host[:port]',
+    issues: [{ path: ['host'], code: 'invalid_host', message: 'not a valid host[:port]' }],
+  });
+  res.writeHead(400, {
+    ...CORS_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
+  res.end(body);
 }
 
 function readOnly(handler: (req: Request, res: Response) => void): RequestHandler {
@@ -71,7 +107,21 @@ export function createRequestListener(options: AppOptions): RequestListener {
   };
   const app = createApp(options, parts);
   const fast = createFastPath(parts.inMemory, parts.api);
+  const { requestLogger, metrics } = options;
   return (req, res) => {
+    requestLogger?.(req, res);
+    if (metrics) {
+      const started = performance.now();
+      res.once('finish', () =>
+        metrics.observeRequest(
+          routeOf(req.url ?? '/'),
+          res.statusCode,
+          (performance.now() - started) / 1000,
+          Number(res.getHeader('content-length') ?? 0),
+        ),
+      );
+    }
+    if (isMalformedHost(req.headers.host)) return refuseMalformedHost(res);
     if (!fast(req, res)) app(req, res);
   };
 }
@@ -84,17 +134,30 @@ export function createApp(
   },
 ): express.Express {
   const { site, siteUrl, astroHandler } = options;
+  const trust = options.trustProxy ?? TRUST_NOTHING;
+  const logError = (error: unknown) =>
+    options.logger
+      ? options.logger.error({ err: error }, 'unexpected error')
+      : console.error(error);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', trust);
 
   // /mcp owns its CORS, limits and errors (handler.ts), so it also runs unchanged on serverless hosts.
   const mcp = createMcpHandler({
     deps: mcpDepsFor(site, siteUrl),
     sessionSecret: options.mcpSessionSecret,
     allowedOrigins: [new URL(siteUrl).origin, ...(options.mcpAllowedOrigins ?? [])],
+    rateLimitPerMinute: options.mcpRateLimitPerMinute,
+    onError: logError,
   });
-  app.all(PATHS.mcp, async (req, res) => sendWebResponse(res, await mcp(toWebRequest(req))));
+  app.all(PATHS.mcp, async (req, res) =>
+    sendWebResponse(
+      res,
+      await mcp(toWebRequest(req), { clientAddress: clientAddress(req, trust) }),
+    ),
+  );
 
   // The hub reads its own bounded form and answers in plain text (DECISIONS §7).
   // GET /healthz: for load balancers and orchestrators; 503 when the hub's store does not answer.
@@ -110,7 +173,7 @@ export function createApp(
   });
 
   if (options.hub) {
-    const hub = createHubRoute(options.hub);
+    const hub = createHubRoute(options.hub, trust);
     app.all(PATHS.hub, (req, res, next) => {
       if (req.method === 'OPTIONS') return next();
       res.set(CORS_HEADERS);
@@ -144,6 +207,10 @@ export function createApp(
   app.all('/api/{*rest}', (_req, res) =>
     sendError(res, 404, 'not_found', 'no such API endpoint; see /openapi.json'),
   );
+  // The site has no server islands; Astro's island endpoint would read request bodies of its own.
+  app.all('/_server-islands/{*rest}', (_req, res) =>
+    sendError(res, 404, 'not_found', 'no such page or file; see /openapi.json for the endpoints'),
+  );
   if (astroHandler) app.use(astroHandler);
 
   // Browsers get the site's 404 page, API clients (and `*/*`) the JSON error.
@@ -173,7 +240,7 @@ export function createApp(
         { path: [], code: 'invalid_request', message },
       ]);
     }
-    console.error(error);
+    logError(error);
     sendError(res, 500, 'internal_error', 'the server could not answer this request');
   });
   return app;

@@ -38,7 +38,31 @@ export interface HubOptions {
   concurrency?: number;
   now?: () => number;
   log?: (message: string) => void;
+  /** Every verification, delivery attempt and subscription removal, for logs and metrics. */
+  onEvent?: (event: HubEvent) => void;
 }
+
+/** What the hub did, one event per verification, delivery attempt and removal. */
+export type HubEvent =
+  | {
+      kind: 'verification';
+      mode: 'subscribe' | 'unsubscribe';
+      callback: string;
+      topic: string;
+      outcome: 'verified' | 'refused';
+      detail?: string;
+    }
+  | {
+      kind: 'delivery';
+      callback: string;
+      topic: string;
+      /** delivered: 2xx; failed: will be retried or removed; gone: 410; skipped: lease expired. */
+      outcome: 'delivered' | 'failed' | 'gone' | 'skipped';
+      status: number;
+      attempt: number;
+      detail?: string;
+    }
+  | { kind: 'removal'; callback: string; topic: string; reason: string };
 
 export interface HubAnswer {
   status: number;
@@ -96,7 +120,10 @@ export function describeReports(reports: readonly TopicReport[]): string {
 }
 
 export class Hub {
-  readonly #o: Required<Omit<HubOptions, 'log'>> & { log: (message: string) => void };
+  readonly #o: Required<Omit<HubOptions, 'log' | 'onEvent'>> & {
+    log: (message: string) => void;
+    onEvent: (event: HubEvent) => void;
+  };
   readonly #ipLimiter: RateLimiter;
   readonly #callbackLimiter = new RateLimiter(CALLBACK_RATE_LIMIT_PER_MINUTE);
   readonly #topicPaths: Map<string, TopicPath>;
@@ -109,7 +136,7 @@ export class Hub {
   readonly #inFlight = new Set<Promise<void>>();
 
   constructor(options: HubOptions) {
-    this.#o = { concurrency: 16, now: Date.now, log: () => {}, ...options };
+    this.#o = { concurrency: 16, now: Date.now, log: () => {}, onEvent: () => {}, ...options };
     this.#ipLimiter = new RateLimiter(options.rateLimitPerMinute);
     this.#topicPaths = new Map(
       TOPIC_PATHS.map((path) => [absoluteUrl(options.siteUrl, path), path]),
@@ -284,6 +311,7 @@ export class Hub {
     if (intent.mode === 'subscribe')
       url.searchParams.append('hub.lease_seconds', String(intent.leaseSeconds));
     let verified = false;
+    let detail: string | undefined;
     try {
       const answer = await fetcher({
         method: 'GET',
@@ -293,9 +321,18 @@ export class Hub {
       });
       verified =
         answer.status >= 200 && answer.status < 300 && answer.body.equals(Buffer.from(challenge));
+      if (!verified) detail = `answered ${answer.status} without echoing the challenge`;
     } catch (error) {
-      this.#o.log(`verification of ${intent.callback} failed: ${(error as Error).message}`);
+      detail = (error as Error).message;
     }
+    this.#o.onEvent({
+      kind: 'verification',
+      mode: intent.mode,
+      callback: intent.callback,
+      topic: intent.topic,
+      outcome: verified ? 'verified' : 'refused',
+      ...(detail === undefined ? {} : { detail }),
+    });
     const now = this.#o.now();
     if (verified && intent.mode === 'subscribe') {
       await store.saveSubscription({
@@ -310,6 +347,12 @@ export class Hub {
       });
     } else if (verified) {
       await store.deleteSubscription(intent.callback, intent.topic);
+      this.#o.onEvent({
+        kind: 'removal',
+        callback: intent.callback,
+        topic: intent.topic,
+        reason: 'unsubscribed',
+      });
     }
     // A failed verification leaves any existing subscription as it was (DECISIONS §7).
     await store.deleteVerification(intent.id);
@@ -322,6 +365,15 @@ export class Hub {
     if (!subscription || subscription.expiresAt <= this.#o.now() || !version) {
       // Expired leases get nothing; a vanished subscription or version has nothing to send.
       await store.dropDelivery(delivery);
+      this.#o.onEvent({
+        kind: 'delivery',
+        callback: delivery.callback,
+        topic: delivery.topic,
+        outcome: 'skipped',
+        status: 0,
+        attempt: delivery.attempts + 1,
+        detail: subscription ? 'the lease has expired' : 'no longer subscribed',
+      });
       return;
     }
     const path = this.#topicPaths.get(delivery.topic)!;
@@ -334,6 +386,7 @@ export class Hub {
       headers['X-Hub-Signature'] =
         `sha256=${createHmac('sha256', subscription.secret).update(version.body).digest('hex')}`;
     let status = 0;
+    let detail: string | undefined;
     try {
       const answer = await fetcher({
         method: 'POST',
@@ -345,14 +398,31 @@ export class Hub {
       });
       status = answer.status;
     } catch (error) {
-      this.#o.log(`delivery to ${delivery.callback} failed: ${(error as Error).message}`);
+      detail = (error as Error).message;
     }
+    const event = {
+      kind: 'delivery',
+      callback: delivery.callback,
+      topic: delivery.topic,
+      status,
+      attempt: delivery.attempts + 1,
+      ...(detail === undefined ? {} : { detail }),
+    } as const;
     if (status >= 200 && status < 300) {
       await store.completeDelivery(delivery);
+      this.#o.onEvent({ ...event, outcome: 'delivered' });
     } else if (status === 410) {
       // 410 Gone: the subscriber asks to be removed at once.
       await store.deleteSubscription(delivery.callback, delivery.topic);
+      this.#o.onEvent({ ...event, outcome: 'gone' });
+      this.#o.onEvent({
+        kind: 'removal',
+        callback: delivery.callback,
+        topic: delivery.topic,
+        reason: 'the callback answered 410 Gone',
+      });
     } else {
+      this.#o.onEvent({ ...event, outcome: 'failed' });
       const delays = this.#o.retryDelaysMs;
       const delay = delays[Math.min(delivery.attempts, delays.length - 1)] ?? 0;
       const failures = await store.failDelivery(
@@ -360,8 +430,16 @@ export class Hub {
         this.#o.now() + delay,
         MAX_CONSECUTIVE_FAILURES,
       );
-      if (failures >= MAX_CONSECUTIVE_FAILURES)
-        await this.#sendDenied(delivery, `${failures} consecutive failed deliveries`);
+      if (failures >= MAX_CONSECUTIVE_FAILURES) {
+        const reason = `${failures} consecutive failed deliveries`;
+        this.#o.onEvent({
+          kind: 'removal',
+          callback: delivery.callback,
+          topic: delivery.topic,
+          reason,
+        });
+        await this.#sendDenied(delivery, reason);
+      }
     }
   }
 

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { migrate } from './pg-migrations.ts';
 import type {
+  HubStats,
   Delivery,
   HubStore,
   PendingVerification,
@@ -174,6 +175,24 @@ export class PgHubStore implements HubStore {
         topic,
       ]);
     });
+  }
+
+  async stats(now: number): Promise<HubStats> {
+    const { rows } = await this.#pool.query<Record<string, string>>(
+      `SELECT
+         (SELECT COUNT(*) FROM subscriptions WHERE expires_at > $1) AS active,
+         (SELECT COUNT(*) FROM subscriptions WHERE expires_at <= $1) AS expired,
+         (SELECT COUNT(*) FROM verifications) AS verifications,
+         (SELECT COUNT(*) FROM deliveries) AS deliveries`,
+      [now],
+    );
+    const row = rows[0]!;
+    return {
+      activeSubscriptions: Number(row.active),
+      expiredSubscriptions: Number(row.expired),
+      pendingVerifications: Number(row.verifications),
+      queuedDeliveries: Number(row.deliveries),
+    };
   }
 
   async countActiveSubscriptionsForHost(callbackHost: string, now: number): Promise<number> {

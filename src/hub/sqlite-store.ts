@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type {
+  HubStats,
   Delivery,
   HubStore,
   PendingVerification,
@@ -164,6 +165,24 @@ export class SqliteHubStore implements HubStore {
         .prepare('DELETE FROM deliveries WHERE callback = ? AND topic = ?')
         .run(callback, topic);
     });
+  }
+
+  async stats(now: number): Promise<HubStats> {
+    const row = this.#db
+      .prepare(
+        `SELECT
+           (SELECT COUNT(*) FROM subscriptions WHERE expires_at > ?) AS active,
+           (SELECT COUNT(*) FROM subscriptions WHERE expires_at <= ?) AS expired,
+           (SELECT COUNT(*) FROM verifications) AS verifications,
+           (SELECT COUNT(*) FROM deliveries) AS deliveries`,
+      )
+      .get(now, now) as Row;
+    return {
+      activeSubscriptions: Number(row.active),
+      expiredSubscriptions: Number(row.expired),
+      pendingVerifications: Number(row.verifications),
+      queuedDeliveries: Number(row.deliveries),
+    };
   }
 
   async countActiveSubscriptionsForHost(callbackHost: string, now: number): Promise<number> {

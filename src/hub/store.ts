@@ -59,6 +59,16 @@ export interface StoreHealth {
   detail?: string;
 }
 
+/** Counts for the operator's metrics. */
+export interface HubStats {
+  activeSubscriptions: number;
+  /** Leases that ran out and are not purged yet. */
+  expiredSubscriptions: number;
+  pendingVerifications: number;
+  /** Deliveries waiting (due now or later, retries included). */
+  queuedDeliveries: number;
+}
+
 export interface HubStore {
   getSubscription(callback: string, topic: string): Promise<Subscription | undefined>;
   /** Creates or replaces the subscription (a re-subscription renews the lease and resets failures). */
@@ -104,6 +114,7 @@ export interface HubStore {
   dropDelivery(delivery: Delivery): Promise<void>;
   nextDueAt(): Promise<number | undefined>;
 
+  stats(now: number): Promise<HubStats>;
   /** For /healthz: which store, and whether it answers. */
   health(): Promise<StoreHealth>;
   close(): Promise<void>;

@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createRequestListener } from '../../src/http/app.ts';
+import { createRequestListener, type AppOptions } from '../../src/http/app.ts';
 import { loadPublishedSite, type PublishedSite } from '../../src/http/published-site.ts';
 import { FIXTURE_SITE_URL } from './build-site.ts';
 
@@ -18,6 +18,8 @@ export interface StartOptions {
   siteUrl?: string;
   mcpSessionSecret?: string;
   mcpAllowedOrigins?: string[];
+  /** Everything else the server takes: rate limits, proxy trust, logger, metrics. */
+  app?: Partial<AppOptions>;
 }
 
 export async function startServer(
@@ -30,6 +32,7 @@ export async function startServer(
     siteUrl: options.siteUrl ?? FIXTURE_SITE_URL,
     mcpSessionSecret: options.mcpSessionSecret ?? TEST_MCP_SECRET,
     mcpAllowedOrigins: options.mcpAllowedOrigins ?? [],
+    ...options.app,
   });
   const server: Server = await new Promise((resolve) => {
     const listening = createServer(listener).listen(0, '127.0.0.1', () => resolve(listening));

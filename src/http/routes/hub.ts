@@ -2,6 +2,7 @@
 import type { Request, Response } from 'express';
 import type { Hub } from '../../hub/hub.ts';
 import { CONTENT_TYPES } from '../../core/site.ts';
+import { clientAddress, type TrustProxy } from '../client-address.ts';
 
 /** A hub request is a short form: callback (≤ 2 KiB), topic, lease and a secret under 200 bytes. */
 export const HUB_MAX_BODY_BYTES = 16 * 1024;
@@ -36,7 +37,7 @@ function readForm(req: Request, limit: number): Promise<string | undefined> {
   });
 }
 
-export function createHubRoute(hub: Hub) {
+export function createHubRoute(hub: Hub, trust: TrustProxy) {
   return async (req: Request, res: Response): Promise<void> => {
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST, OPTIONS');
@@ -55,10 +56,7 @@ export function createHubRoute(hub: Hub) {
       res.setHeader('Connection', 'close');
       return sendText(res, 413, `hub requests are limited to ${HUB_MAX_BODY_BYTES} bytes`);
     }
-    const answer = await hub.handle(
-      new URLSearchParams(body),
-      req.socket.remoteAddress ?? 'unknown',
-    );
+    const answer = await hub.handle(new URLSearchParams(body), clientAddress(req, trust));
     sendText(res, answer.status, answer.body, answer.headers);
   };
 }
