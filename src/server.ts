@@ -1,6 +1,5 @@
 // The Node origin: reads the configuration, loads the built site from DIST_DIR, listens, and shuts
 // down cleanly on SIGINT/SIGTERM. The only file that reads the environment and listens.
-import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -15,36 +14,9 @@ import { PgHubStore, StoreUnavailableError } from './hub/pg-store.ts';
 import { SqliteHubStore } from './hub/sqlite-store.ts';
 import type { HubStore } from './hub/store.ts';
 import { compileTrustProxy } from './http/client-address.ts';
+import { createNodeServer } from './http/node-server.ts';
 import { createLogger, createRequestLogger, logHubEvent } from './ops/logger.ts';
 import { createMetrics, startMetricsServer } from './ops/metrics.ts';
-
-/** Slow clients get this long to send their headers, and a whole request this long. */
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 30_000;
-/** Idle keep-alive connections are closed after this. */
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-/** Open connections at most, and from one peer address at most (a slowloris gets a share only). */
-const MAX_CONNECTIONS = 4096;
-const MAX_CONNECTIONS_PER_PEER = 256;
-
-/** Caps connections per peer address; the server's own cap bounds the total. */
-function limitConnectionsPerPeer(server: Server, perPeer: number): void {
-  const open = new Map<string, number>();
-  server.on('connection', (socket) => {
-    const peer = socket.remoteAddress ?? 'unknown';
-    const count = (open.get(peer) ?? 0) + 1;
-    if (count > perPeer) {
-      socket.destroy();
-      return;
-    }
-    open.set(peer, count);
-    socket.once('close', () => {
-      const left = (open.get(peer) ?? 1) - 1;
-      if (left === 0) open.delete(peer);
-      else open.set(peer, left);
-    });
-  });
-}
 
 async function loadAstroHandler(distDir: string): Promise<RequestHandler | undefined> {
   const entry = path.join(distDir, 'server', 'entry.mjs');
@@ -110,16 +82,7 @@ async function main(): Promise<void> {
       config.LOG_LEVEL === 'silent' ? undefined : createRequestLogger(logger, trustProxy),
     metrics,
   });
-  const server = createServer(
-    {
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    },
-    listener,
-  );
-  server.maxConnections = MAX_CONNECTIONS;
-  limitConnectionsPerPeer(server, MAX_CONNECTIONS_PER_PEER);
+  const server = createNodeServer(listener);
   const metricsServer =
     config.METRICS_PORT === undefined
       ? undefined

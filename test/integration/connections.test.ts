@@ -1,0 +1,63 @@
+// The Node server's connection limits, with short deadlines: a client that never finishes its
+// headers is cut off, and one peer cannot hold more than its share of connections.
+import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createNodeServer } from '../../src/http/node-server.ts';
+
+const server = createNodeServer((_req, res) => res.end('ok'), {
+  headersTimeoutMs: 300,
+  requestTimeoutMs: 600,
+  keepAliveTimeoutMs: 200,
+  maxConnections: 100,
+  maxConnectionsPerPeer: 5,
+});
+let port = 0;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function open(): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+const closed = (socket: Socket) =>
+  new Promise<number>((resolve) => {
+    const started = Date.now();
+    socket.once('close', () => resolve(Date.now() - started));
+  });
+
+test('a client that sends its headers slowly (slowloris) is cut off at the headers deadline', async () => {
+  const socket = await open();
+  socket.write('GET / HTTP/1.1\r\nHost: x\r\n');
+  const drip = setInterval(() => socket.write('X-Slow: 1\r\n'), 100);
+  const after = await closed(socket);
+  clearInterval(drip);
+  expect(after).toBeLessThan(3_000);
+});
+
+test('one peer holds at most its share of connections; the rest are closed at once', async () => {
+  const sockets = await Promise.all(Array.from({ length: 8 }, () => open()));
+  const outcomes = await Promise.all(
+    sockets.map(
+      (socket) =>
+        new Promise<string>((resolve) => {
+          socket.once('close', () => resolve('closed'));
+          socket.once('data', () => resolve('answered'));
+          socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+        }),
+    ),
+  );
+  expect(outcomes.filter((outcome) => outcome === 'answered')).toHaveLength(5);
+  expect(outcomes.filter((outcome) => outcome === 'closed')).toHaveLength(3);
+  for (const socket of sockets) socket.destroy();
+});
