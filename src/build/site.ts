@@ -4,6 +4,7 @@
 import { loadContent, type SiteContent } from '../content/load-content.ts';
 import { renderPublishedFiles, type PublishedFiles } from '../core/publish.ts';
 import { buildSearchData, type SearchData } from '../core/search-data.ts';
+import { renderSitemaps } from '../core/sitemap.ts';
 
 export interface BuildSite {
   siteUrl: string;
@@ -11,6 +12,8 @@ export interface BuildSite {
   files: PublishedFiles;
   /** What the server's search index opens (written to DIST_DIR/search by the build script). */
   search: SearchData;
+  /** The sitemap files by URL path (/sitemap.xml, and its parts past the per-file limits). */
+  sitemaps: ReadonlyMap<string, string>;
 }
 
 const HANDOFF = Symbol.for('reviews-service.build-site');
@@ -23,6 +26,7 @@ export function createBuildSite(siteUrl: string, content: SiteContent): BuildSit
     siteUrl,
     content,
     search,
+    sitemaps: renderSitemaps({ siteUrl, reviews }),
     files: renderPublishedFiles({
       siteUrl,
       business,

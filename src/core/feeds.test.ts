@@ -297,7 +297,7 @@ describe('Atom', () => {
     expect(withoutFeedId).not.toBe(xml);
     expect(await validateAtom(withoutFeedId)).not.toEqual([]);
 
-    const badDate = xml.replace(/<published>([^<]*)T00:00:00\.000Z</, '<published>$1T00:00:00<');
+    const badDate = xml.replace(/<published>([^<]*)T00:00:00Z</, '<published>$1T00:00:00<');
     expect(atomChecksBeyondGrammar(badDate, `${SITE_URL}/feed.xml`)).toEqual([
       expect.stringContaining('is not an RFC 3339 date-time with a zone'),
     ]);
@@ -362,7 +362,7 @@ describe('Atom', () => {
     expect(await validateAtom(xml)).toEqual([]);
     const [entry] = atomEntries(xml);
     if (!entry) throw new Error('no entry');
-    expect(decodeHtmlText(child(entry, 'title').textContent ?? '')).toBe('Bell 🏠 title');
+    expect(child(entry, 'title').textContent).toBe('Bell 🏠 title');
     expect(child(child(entry, 'author'), 'name').textContent).toBe('Pat 𝄞');
   });
 
@@ -379,11 +379,19 @@ describe('Atom', () => {
     expect(content.getAttribute('type')).toBe('html');
     // The markup in the review is text, not elements, once the XML is parsed.
     expect(Array.from(content.childNodes).some((node) => node.nodeType === 1)).toBe(false);
-    expect(decodeHtmlParagraphs(content.textContent ?? '')).toBe(HARD_TEXT_IN_XML);
+    // The review, then the rating line as a paragraph of its own.
+    const decoded = decodeHtmlParagraphs(content.textContent ?? '');
+    expect(decoded.startsWith(`${HARD_TEXT_IN_XML}\n\n`)).toBe(true);
+    expect(decoded.slice(HARD_TEXT_IN_XML.length + 2)).toMatch(/^Rated \d of 5 by /);
 
+    // Titles are plain text: what the parser reads is the title itself, with no entities left.
     const titleElement = child(entry, 'title');
-    expect(titleElement.getAttribute('type')).toBe('html');
-    expect(decodeHtmlText(titleElement.textContent ?? '')).toBe(title);
+    expect(titleElement.getAttribute('type')).toBe('text');
+    expect(titleElement.textContent).toBe(title);
+    // The summary starts with the review itself, so readers that show summaries show the review.
+    const summary = child(entry, 'summary');
+    expect(summary.getAttribute('type')).toBe('text');
+    expect(summary.textContent?.startsWith(HARD_TEXT_IN_XML)).toBe(true);
   });
 
   test('atom plain-text title, subtitle and author names decode to the original strings', () => {
@@ -428,10 +436,10 @@ describe('Atom', () => {
       category.getAttribute('term'),
       category.getAttribute('label'),
     ]);
-    // A label with "<" cannot pass through the `feed` package intact; the term still names the service.
+    // Every label is escaped as an attribute value, so markup-like names survive intact.
     expect(categories).toEqual([
       ['gutters', 'Gutters & "downspouts"'],
-      ['odd', null],
+      ['odd', 'Repairs <urgent>'],
     ]);
   });
 });

@@ -1,6 +1,5 @@
-// JSON Feed 1.1 (built as a plain object) and Atom (RFC 4287, through the `feed` package) of the
-// newest reviews. Pure functions of the reviews and the business: no clock, stable order.
-import { Feed } from 'feed';
+// JSON Feed 1.1 (built as a plain object) and Atom (RFC 4287, written directly) of the newest
+// reviews. Pure functions of the reviews and the business: no clock, stable order.
 import { isoDateToTimestamp } from './dates.ts';
 import type { Business, Review } from './review.ts';
 import { PATHS, absoluteUrl } from './site.ts';
@@ -39,6 +38,11 @@ export function reviewTagUri(business: Business, reviewId: string): string {
 
 export function reviewTitle(review: Review): string {
   return review.title ?? `${review.rating}-star review by ${review.author.name}`;
+}
+
+/** A review's heading on a page that shows the author right below it: no author repeated. */
+export function reviewHeading(review: Review): string {
+  return review.title ?? `${review.rating}-star review`;
 }
 
 function newestFeedReviews(reviews: readonly Review[]): readonly Review[] {
@@ -119,55 +123,131 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;');
 }
 
-const htmlText = (value: string) => escapeHtml(stripXmlForbidden(value));
+/** XML character data: the string itself once parsed (`>` too, so `]]>` never appears). */
+function xmlText(value: string): string {
+  return stripXmlForbidden(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
 
-// For Atom's plain-text elements. xml-js (under `feed`) turns `&amp;` back into `&` before it
-// escapes `& < >`, so a literal "&amp;" would lose its escape: escaping `&` first makes the
-// round trip exact. Escaping more (`htmlText`) would show up as literal `&#39;` in a text title.
-const xmlText = (value: string) => stripXmlForbidden(value).replace(/&/g, '&amp;');
+const xmlAttribute = (value: string) => xmlText(value).replace(/"/g, '&quot;');
 
-// `feed` escapes only `&` in attribute values (xml-js adds `&quot;`), so a `<` would make the
-// document ill-formed: the service id (a slug) is the term, its name the label when that is safe.
-function atomCategory(business: Business, serviceId: string): { term: string; name?: string } {
-  const name = stripXmlForbidden(serviceNames(business, [serviceId])[0] ?? serviceId);
-  return { term: serviceId, ...(name.includes('<') ? {} : { name }) };
+/** The line that keeps the rating and the author with the text wherever a reader shows it. */
+export function ratingLine(review: Review): string {
+  return `Rated ${review.rating} of 5 by ${review.author.name}`;
+}
+
+/**
+ * The item's text as feed readers show it: the review, then the rating line. Readers list an entry
+ * by its summary (or the first words of its content), so both must start with the review itself.
+ */
+export function feedItemText(review: Review): string {
+  return `${review.text}\n\n${ratingLine(review)}`;
 }
 
 function htmlParagraphs(text: string): string {
   return text
     .split(/\n{2,}/)
-    .map((paragraph) => `<p>${htmlText(paragraph).replace(/\n/g, '<br>')}</p>`)
+    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`)
     .join('');
 }
 
+type Attributes = [name: string, value: string][];
+
+const attributesOf = (attributes: Attributes) =>
+  attributes.map(([name, value]) => ` ${name}="${xmlAttribute(value)}"`).join('');
+
+/** `<name attributes>text</name>`, every value escaped. */
+function element(name: string, text: string, attributes: Attributes = []): string {
+  return `<${name}${attributesOf(attributes)}>${xmlText(text)}</${name}>`;
+}
+
+function emptyElement(name: string, attributes: Attributes): string {
+  return `<${name}${attributesOf(attributes)}/>`;
+}
+
+/** An element with child elements, one a line, indented four spaces deeper than `indent`. */
+function block(name: string, indent: string, children: string[], attributes: Attributes = []) {
+  const inner = children.map((child) => `${indent}    ${child}\n`).join('');
+  return `<${name}${attributesOf(attributes)}>\n${inner}${indent}</${name}>`;
+}
+
+function author(indent: string, name: string, uri?: string): string {
+  return block('author', indent, [element('name', name), ...(uri ? [element('uri', uri)] : [])]);
+}
+
+function atomEntry(business: Business, review: Review): string {
+  const indent = '        ';
+  return block(
+    'entry',
+    '    ',
+    [
+      element('title', reviewTitle(review), [['type', 'text']]),
+      element('id', reviewTagUri(business, review.id)),
+      emptyElement('link', [
+        ['rel', 'alternate'],
+        ['type', 'text/html'],
+        ['href', review.url],
+      ]),
+      element('updated', isoDateToTimestamp(review.updated)),
+      element('published', isoDateToTimestamp(review.date)),
+      author(indent, review.author.name),
+      ...review.service_ids.map((id) =>
+        emptyElement('category', [
+          ['term', id],
+          ['label', serviceNames(business, [id])[0] ?? id],
+        ]),
+      ),
+      element('summary', feedItemText(review), [['type', 'text']]),
+      element('content', `${htmlParagraphs(review.text)}<p>${escapeHtml(ratingLine(review))}</p>`, [
+        ['type', 'html'],
+      ]),
+    ],
+    [['xml:lang', review.language]],
+  );
+}
+
+/**
+ * Atom (RFC 4287), written directly so that each construct says what it holds: titles and
+ * summaries are plain text (`type="text"`, so readers show them as written), the content is HTML.
+ */
 export function renderAtomFeed({ siteUrl, business, reviews }: FeedContext): string {
   const items = newestFeedReviews(reviews);
-  const feed = new Feed({
-    id: `tag:${tagAuthority(business)}:reviews`,
-    title: xmlText(`${business.name}: verified customer reviews`),
-    description: xmlText(`The ${FEED_SIZE} newest verified customer reviews of ${business.name}.`),
-    link: absoluteUrl(siteUrl, '/'),
-    feed: absoluteUrl(siteUrl, PATHS.atomFeed),
-    hub: absoluteUrl(siteUrl, PATHS.hub),
-    updated: new Date(isoDateToTimestamp(latestUpdate(items))),
-    generator: 'reviews-service',
-    author: {
-      name: xmlText(business.name),
-      ...(business.contact.website ? { link: business.contact.website } : {}),
-    },
-  });
-  for (const review of items) {
-    feed.addItem({
-      id: reviewTagUri(business, review.id),
-      title: htmlText(reviewTitle(review)),
-      link: review.url,
-      date: new Date(isoDateToTimestamp(review.updated)),
-      published: new Date(isoDateToTimestamp(review.date)),
-      description: htmlText(`Rated ${review.rating} of 5 by ${review.author.name}`),
-      content: htmlParagraphs(review.text),
-      author: [{ name: xmlText(review.author.name) }],
-      category: review.service_ids.map((id) => atomCategory(business, id)),
-    });
-  }
-  return feed.atom1();
+  const feed = block(
+    'feed',
+    '',
+    [
+      element('id', `tag:${tagAuthority(business)}:reviews`),
+      element('title', `${business.name}: verified customer reviews`, [['type', 'text']]),
+      element(
+        'subtitle',
+        `The ${FEED_SIZE} newest verified customer reviews of ${business.name}.`,
+        [['type', 'text']],
+      ),
+      element('updated', isoDateToTimestamp(latestUpdate(items))),
+      element('generator', 'reviews-service'),
+      author('    ', business.name, business.contact.website),
+      emptyElement('link', [
+        ['rel', 'alternate'],
+        ['type', 'text/html'],
+        ['href', absoluteUrl(siteUrl, '/')],
+      ]),
+      emptyElement('link', [
+        ['rel', 'self'],
+        ['type', 'application/atom+xml'],
+        ['href', absoluteUrl(siteUrl, PATHS.atomFeed)],
+      ]),
+      emptyElement('link', [
+        ['rel', 'hub'],
+        ['href', absoluteUrl(siteUrl, PATHS.hub)],
+      ]),
+      ...items.map((review) => atomEntry(business, review)),
+    ],
+    [
+      ['xmlns', 'http://www.w3.org/2005/Atom'],
+      ['xml:lang', 'en'],
+    ],
+  );
+  return `<?xml version="1.0" encoding="utf-8"?>\n${feed}\n`;
 }

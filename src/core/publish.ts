@@ -1,10 +1,11 @@
-// Renders every published text file of the site (datasets, feeds, API description, agent guide)
-// from validated content. Pure: the same content and SITE_URL give the same bytes.
+// Renders every published text file of the site (datasets, feeds, API description, agent guide,
+// robots.txt) from validated content. Pure: the same content and SITE_URL give the same bytes.
 import { renderAtomFeed, renderJsonFeed } from './feeds.ts';
 import { buildInsights } from './insights/dataset.ts';
 import type { InsightsEditorial } from './insights/editorial.ts';
 import type { Lexicon } from './insights/lexicon.ts';
 import { renderLlmsTxt } from './llms-txt.ts';
+import { renderRobotsTxt } from './robots-txt.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { Business, Review } from './review.ts';
 import { buildSearchData } from './search-data.ts';
@@ -32,6 +33,7 @@ export const PUBLISHED_PATHS = [
   PATHS.atomFeed,
   PATHS.openapi,
   PATHS.llms,
+  PATHS.robots,
 ] as const;
 
 export function renderPublishedFiles(input: PublishInput): PublishedFiles {
@@ -43,5 +45,6 @@ export function renderPublishedFiles(input: PublishInput): PublishedFiles {
     [PATHS.atomFeed]: renderAtomFeed({ siteUrl, business, reviews }),
     [PATHS.openapi]: JSON.stringify(buildOpenApiDocument({ siteUrl, business }), null, 2),
     [PATHS.llms]: renderLlmsTxt({ siteUrl, business, reviewCount: reviews.length }),
+    [PATHS.robots]: renderRobotsTxt(siteUrl),
   };
 }

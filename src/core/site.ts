@@ -12,11 +12,17 @@ export const PATHS = {
   since: '/api/reviews/since',
   mcp: '/mcp',
   hub: '/api/websub/hub',
+  /** Page 1 of the paginated review listing; later pages are `listingPagePath(n)`. */
+  listing: '/reviews/',
+  sitemap: '/sitemap.xml',
+  robots: '/robots.txt',
+  favicon: '/favicon.svg',
 } as const;
 
 export const CONTENT_TYPES = {
   json: 'application/json; charset=utf-8',
   atom: 'application/atom+xml; charset=utf-8',
+  xml: 'application/xml; charset=utf-8',
   html: 'text/html; charset=utf-8',
   text: 'text/plain; charset=utf-8',
 } as const;
@@ -52,7 +58,7 @@ export function reviewPagePath(id: string): string {
 
 const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
   '.json': CONTENT_TYPES.json,
-  '.xml': CONTENT_TYPES.atom,
+  '.xml': CONTENT_TYPES.xml,
   '.html': CONTENT_TYPES.html,
   '.txt': CONTENT_TYPES.text,
   '.css': 'text/css; charset=utf-8',
@@ -64,8 +70,10 @@ const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** Exact Content-Type of a published file, from its extension. */
+/** Exact Content-Type of a published file (URL path or path inside dist/client), from its extension. */
 export function contentTypeForPath(filePath: string): string {
+  // The Atom feed is the one XML file that is not plain application/xml (the sitemaps are).
+  if (`/${filePath.replace(/^\/+/, '')}` === PATHS.atomFeed) return CONTENT_TYPES.atom;
   const dot = filePath.lastIndexOf('.');
   return (
     (dot >= 0 && CONTENT_TYPE_BY_EXTENSION[filePath.slice(dot).toLowerCase()]) ||

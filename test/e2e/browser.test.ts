@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { reviewTitle } from '../../src/core/feeds.ts';
+import { reviewHeading } from '../../src/core/feeds.ts';
 import type { InsightsDataset } from '../../src/core/insights/dataset.ts';
 import type { Review, ReviewsDataset } from '../../src/core/review.ts';
 import { ROOT } from '../support/build-site.ts';
@@ -101,7 +101,7 @@ describe('home page', () => {
       await expect(card.locator('h3 a').getAttribute('href')).resolves.toBe(
         `/reviews/${first.id}/`,
       );
-      await expect(card.locator('h3').textContent()).resolves.toContain(reviewTitle(first));
+      await expect(card.locator('h3').textContent()).resolves.toContain(reviewHeading(first));
       await expect(card.locator('[role="img"]').getAttribute('aria-label')).resolves.toBe(
         `Rated ${first.rating} out of 5 stars`,
       );
@@ -222,7 +222,7 @@ describe('review page', () => {
     const review = reviewById(REPLY_ID);
     const { page } = await openPage(`/reviews/${review.id}/`);
     try {
-      await expect(page.locator('h1').textContent()).resolves.toBe(reviewTitle(review));
+      await expect(page.locator('h1').textContent()).resolves.toBe(reviewHeading(review));
       await expect(page.getByTestId('review-text').textContent()).resolves.toContain(review.text);
       await expect(page.locator('link[rel="canonical"]').getAttribute('href')).resolves.toBe(
         review.url,

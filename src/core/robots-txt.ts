@@ -1,0 +1,14 @@
+// `/robots.txt` (RFC 9309): every page may be crawled, and the sitemap is announced by its absolute
+// URL. The search and since endpoints are left out: they are queries over the same reviews, with
+// an unbounded number of URLs, not pages.
+import { PATHS, absoluteUrl } from './site.ts';
+
+export function renderRobotsTxt(siteUrl: string): string {
+  return `User-agent: *
+Allow: /
+Disallow: ${PATHS.search}
+Disallow: ${PATHS.since}/
+
+Sitemap: ${absoluteUrl(siteUrl, PATHS.sitemap)}
+`;
+}
