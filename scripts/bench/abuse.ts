@@ -10,7 +10,8 @@
 //   ABUSE_SERVER_DIR=/path/to/other/checkout   run that checkout's server (same build) instead
 //   ABUSE_ENV='MCP_RATE_LIMIT_PER_MINUTE=1000000'  extra server environment (e.g. limits off)
 //
-// The build of N reviews is shared with `npm run bench` (bench-work/dist-N) and reused when present.
+// The content of N reviews is shared with `npm run bench` (bench-work/content-N); the build is
+// redone each run unless ABUSE_REUSE_BUILD=1.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import path from 'node:path';
@@ -142,7 +143,10 @@ async function main(): Promise<void> {
     sourceContentDir: path.join(root, 'content'),
   });
   const distDir = path.join(work, `abuse-dist-${N}`);
-  if (!existsSync(path.join(distDir, 'site-manifest.json'))) {
+  // Rebuilt every run (the code may have changed) unless ABUSE_REUSE_BUILD=1 and a build exists.
+  const reuse =
+    env['ABUSE_REUSE_BUILD'] === '1' && existsSync(path.join(distDir, 'site-manifest.json'));
+  if (!reuse) {
     rmSync(distDir, { recursive: true, force: true });
     console.log(`build: ${N} reviews → ${path.relative(root, distDir)} …`);
     const build = await timedBuild({ CONTENT_DIR: content.dir, DIST_DIR: distDir, SITE_URL: base });
