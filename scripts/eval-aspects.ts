@@ -1,5 +1,6 @@
 // `npm run eval:aspects [file] [--errors] [--json] [--throughput]`: scores the build's aspect
-// analyzer (same code, same lexicon) on a labelled JSONL set, by default the shared dev set.
+// analyzer (same code, same lexicon) on a labelled JSONL set, by default the project's own
+// held-out set (test/fixtures/absa-own.jsonl); pass another file to score that one.
 // Relative paths resolve against the project root.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +18,7 @@ import {
 } from '../src/core/insights/absa-metrics.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_SET = '../shared/data/absa-dev.jsonl';
+const DEFAULT_SET = 'test/fixtures/absa-own.jsonl';
 
 function parseLabelled(source: string, file: string): LabelledSentence[] {
   const items: LabelledSentence[] = [];

@@ -1,4 +1,4 @@
-// Unit tests for parseConfig (DECISIONS §2): defaults, and a bad value stops start-up with a
+// Unit tests for parseConfig: defaults, and a bad value stops start-up with a
 // message naming the variable.
 import { describe, expect, test } from 'vitest';
 import { ConfigError, parseConfig } from './config.ts';

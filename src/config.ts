@@ -1,4 +1,4 @@
-// Environment configuration (DECISIONS §2), parsed once with zod at each entry point (the server,
+// Environment configuration (the README's table lists every variable), parsed once with zod at each entry point (the server,
 // the build, the scripts). A bad value stops start-up with a message naming the variable.
 import { z } from 'zod';
 import { compileTrustProxy } from './http/client-address.ts';

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     site,
     siteUrl: config.SITE_URL,
     astroHandler: await loadAstroHandler(distDir),
-    // Without a configured secret, sessions are valid on this process only (DECISIONS §2).
+    // Without a configured secret, sessions are valid on this process only.
     mcpSessionSecret: config.MCP_SESSION_SECRET ?? randomBytes(32).toString('base64url'),
     mcpAllowedOrigins: config.MCP_ALLOWED_ORIGINS,
     mcpRateLimitPerMinute: config.MCP_RATE_LIMIT_PER_MINUTE,

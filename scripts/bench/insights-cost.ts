@@ -16,7 +16,7 @@ const content = await loadContent({
 const { lexicon } = await loadLexicon(path.join(root, 'content'));
 const pool = [
   ...content.reviews.flatMap((r) => splitSentences(r.text).map((s) => s.text)),
-  ...readFileSync(path.join(root, '..', 'shared', 'data', 'absa-dev.jsonl'), 'utf8')
+  ...readFileSync(path.join(root, 'test', 'fixtures', 'absa-own.jsonl'), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l).text as string),

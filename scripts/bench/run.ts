@@ -1,4 +1,4 @@
-// `npm run bench`: the performance benchmark of issue 6. For each N it generates deterministic
+// `npm run bench`: the performance benchmark. For each N it generates deterministic
 // synthetic content, builds it (time, peak memory), starts the built server pinned to core 0
 // (start-up time, resident memory), checks every scenario's answer against an independent oracle,
 // then loads it from core 1 with autocannon, beside two baselines on the same core: a ceiling that
@@ -881,7 +881,7 @@ function loaderBound(scenario: ScenarioReport): string {
   return ` (ceiling loader-bound${cost})`;
 }
 
-/** The issue's targets, evaluated on this run's figures (reported only, never asserted). */
+/** The performance targets, evaluated on this run's figures (reported only, never asserted). */
 function evaluateTargets(sizes: SizeReport[]): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const ok = (scenario: ScenarioReport, target: Target) => {

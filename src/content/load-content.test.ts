@@ -1,4 +1,4 @@
-// Unit tests for loadContent: every content rule of DECISIONS §3 fails with file, field and what is
+// Unit tests for loadContent: every content rule (docs/decisions.md#content) fails with file, field and what is
 // expected, and the published records follow §4. Each case writes its own content into a temp dir.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

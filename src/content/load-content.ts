@@ -1,4 +1,4 @@
-// Reads and validates what the business commits under CONTENT_DIR (DECISIONS §3) into core types.
+// Reads and validates what the business commits under CONTENT_DIR (docs/decisions.md#content) into core types.
 // Used by the build, `npm run validate-content` and the tests; every problem names file and field.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,7 +63,7 @@ export interface LoadContentOptions {
   siteUrl: string;
 }
 
-// DECISIONS §3: YAML's timestamp type would turn `2023-02-30` into 2 March; the core schema keeps
+// Dates are checked as written: YAML's timestamp type would turn `2023-02-30` into 2 March; the core schema keeps
 // dates as the strings the business wrote, so the date schema can reject impossible ones.
 // gray-matter also honours `---js` (it evals the block) and other languages named after the
 // opening fence: front matter is YAML only, so those engines refuse instead of running code.

@@ -49,7 +49,7 @@ export function describeIssues(issues: readonly Issue[]): string {
   return more > 0 ? `${text}; and ${more} more` : text;
 }
 
-/** Body of every error response (DECISIONS §4). */
+/** Body of every error response: `{error, message, issues}`. */
 export const ErrorBodySchema = z.object({
   error: z
     .string()

@@ -1,5 +1,5 @@
 // The domain's zod schemas: the business, review front matter as committed, the published review
-// record and the aggregate rating (DECISIONS §3 and §4). Types are inferred from them.
+// record and the aggregate rating (docs/decisions.md#content and #published-records). Types are inferred from them.
 import { z } from 'zod';
 import { IsoDateSchema } from './dates.ts';
 
@@ -159,7 +159,7 @@ export const VERIFICATION_METHODS = [
   'manual_check',
 ] as const;
 
-/** Front matter of `content/reviews/<id>.md` as the business commits it (DECISIONS §3). */
+/** Front matter of `content/reviews/<id>.md` as the business commits it. */
 export const ReviewFrontMatterSchema = z
   .object({
     rating: z.number().int({ message: 'expected a whole number of stars' }).min(1).max(5),
@@ -188,7 +188,7 @@ export const ReviewFrontMatterSchema = z
 
 export type ReviewFrontMatter = z.infer<typeof ReviewFrontMatterSchema>;
 
-/** The published review record (DECISIONS §4). */
+/** The published review record (docs/decisions.md#published-records). */
 export const ReviewSchema = z.object({
   id: SlugSchema,
   url: z.url(),
@@ -259,7 +259,7 @@ export function computeAggregateRating(
   };
 }
 
-/** Newest first: `date` descending, then `id` ascending (DECISIONS §4). */
+/** Newest first: `date` descending, then `id` ascending. */
 export function compareNewestFirst(
   a: Pick<Review, 'date' | 'id'>,
   b: Pick<Review, 'date' | 'id'>,

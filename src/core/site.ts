@@ -1,5 +1,5 @@
 // Paths, content types and headers every host agrees on: the datasets, the three WebSub topics
-// (spec §6) and the hub. The build, the Node server, netlify.toml's test and the hub read these.
+// (the WebSub topics) and the hub. The build, the Node server, netlify.toml's test and the hub read these.
 
 export const PATHS = {
   reviews: '/reviews.json',
@@ -27,11 +27,11 @@ export const CONTENT_TYPES = {
   text: 'text/plain; charset=utf-8',
 } as const;
 
-/** The WebSub topics (spec §6), each with the Content-Type its GET and its notifications use. */
+/** The WebSub topics, each with the Content-Type its GET and its notifications use. */
 export const TOPIC_PATHS = [PATHS.atomFeed, PATHS.jsonFeed, PATHS.reviews] as const;
 export type TopicPath = (typeof TOPIC_PATHS)[number];
 
-/** DECISIONS §5: datasets and feeds. */
+/** Datasets and feeds: cacheable for a minute, served stale for five while revalidating. */
 export const DATASET_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
 
 /** `{base_url}` without a trailing slash, so `${base}${path}` is always one slash. */
@@ -43,7 +43,7 @@ export function absoluteUrl(siteUrl: string, path: string): string {
   return `${normalizeBaseUrl(siteUrl)}${path}`;
 }
 
-/** Spec §6.3 / DECISIONS §5: one Link header, hub first, quoted rels. */
+/** One Link header, hub first, then the topic itself, with quoted rels. */
 export function topicLinkHeader(siteUrl: string, topicPath: TopicPath): string {
   return `<${absoluteUrl(siteUrl, PATHS.hub)}>; rel="hub", <${absoluteUrl(siteUrl, topicPath)}>; rel="self"`;
 }

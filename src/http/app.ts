@@ -159,7 +159,7 @@ export function createApp(
     ),
   );
 
-  // The hub reads its own bounded form and answers in plain text (DECISIONS §7).
+  // The hub reads its own bounded form and answers in plain text (docs/decisions.md#websub-hub).
   // GET /healthz: for load balancers and orchestrators; 503 when the hub's store does not answer.
   app.get('/healthz', async (_req, res) => {
     const store = options.health ? await options.health() : undefined;

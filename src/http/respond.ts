@@ -1,5 +1,5 @@
-// Writing responses the same way everywhere: validators, conditional GET and HEAD (DECISIONS §5),
-// CORS on every response, and JSON error bodies (DECISIONS §4).
+// Writing responses the same way everywhere: validators, conditional GET and HEAD (docs/decisions.md#http),
+// CORS on every response, and JSON error bodies (docs/decisions.md#published-records).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import { listedIssues, type Issue } from '../core/errors.ts';

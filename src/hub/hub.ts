@@ -1,4 +1,4 @@
-// The WebSub hub (W3C WebSub §5–§7, DECISIONS §7): answers hub requests at once, then verifies
+// The WebSub hub (W3C WebSub §5–§7; docs/decisions.md#websub-hub): answers hub requests at once, then verifies
 // intents and delivers notifications from a durable queue in the background. Created by
 // src/server.ts with a store, an outbound fetcher and the built topics; transport-free.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
@@ -354,7 +354,7 @@ export class Hub {
         reason: 'unsubscribed',
       });
     }
-    // A failed verification leaves any existing subscription as it was (DECISIONS §7).
+    // A failed verification leaves any existing subscription as it was.
     await store.deleteVerification(intent.id);
   }
 

@@ -11,7 +11,7 @@ export interface Subscription {
   secret: string | null;
   leaseSeconds: number;
   expiresAt: number;
-  /** Consecutive failed delivery attempts; a 2xx resets it (spec §3). */
+  /** Consecutive failed delivery attempts; a 2xx resets it; three in a row remove the subscription. */
   failures: number;
   verifiedAt: number;
 }

@@ -1,5 +1,5 @@
 // End-to-end tests of `npm run build` and `npm run validate-content`: the real scripts in child
-// processes, checked on the bytes they write (DECISIONS §3 and §4). Builds are few and sequential.
+// processes, checked on the bytes they write (docs/decisions.md#content and #published-records). Builds are few and sequential.
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // The real Express app over the built fixture site, on port 0: every endpoint, status code and
-// header rule of DECISIONS §4 and §5.
+// header rule of docs/decisions.md (published records and HTTP).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';

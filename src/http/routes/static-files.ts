@@ -1,6 +1,6 @@
 // GET/HEAD of every pre-rendered file (datasets, feeds, pages, assets) from the build manifest, with
 // its content-hash ETag, exact Content-Type, Last-Modified, Cache-Control and, on the three WebSub
-// topics, the Link header (DECISIONS §5).
+// topics, the Link header (docs/decisions.md#http).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { NextFunction, Request, Response } from 'express';

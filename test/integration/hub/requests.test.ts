@@ -1,5 +1,5 @@
 // Bad hub requests get their 4xx with a plain-text reason and cause no verification GET; limits
-// (rate, per-host cap, body size) answer as DECISIONS §7 and the issue say.
+// (rate, per-host cap, body size) answer as docs/decisions.md#websub-hub says.
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { FIXTURE_SITE_URL } from '../../support/build-site.ts';
 import { startHubProcess, type HubProcess } from '../../support/hub-process.ts';
