@@ -11,7 +11,7 @@ export const AspectOpinionSchema = z
   .object({ aspect: AspectIdSchema, polarity: PolaritySchema })
   .strict();
 
-/** One line of a labelled set such as `absa-dev.jsonl` (ASPECTS.md §3). */
+/** One line of a labelled set (`test/fixtures/absa-own.jsonl`; labels as in docs/aspects.md). */
 export const LabelledSentenceSchema = z
   .object({
     id: z.string().min(1),
