@@ -1,4 +1,4 @@
-// Scores aspect predictions against a labelled set, as ASPECTS.md §4 defines: aspect detection
+// Scores aspect predictions against a labelled set, as docs/aspects.md (scoring) defines: aspect detection
 // micro P/R/F1, polarity accuracy on detected aspects, joint micro F1, no-aspect accuracy and a
 // confusion table. Pure; `npm run eval:aspects` prints it.
 import { z } from 'zod';

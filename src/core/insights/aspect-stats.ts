@@ -86,7 +86,7 @@ export const AspectsSchema = z
   )
   .meta({
     description:
-      'Aspect-based sentiment of the review texts (ASPECTS.md). A review counts once per aspect, with the polarity of most of its sentences on it, the star rating breaking ties.',
+      'Aspect-based sentiment of the review texts (docs/aspects.md). A review counts once per aspect, with the polarity of most of its sentences on it, the star rating breaking ties.',
   });
 
 export type Aspects = z.infer<typeof AspectsSchema>;

@@ -37,7 +37,7 @@ export interface AnalyzedReview {
 }
 
 /**
- * A review's stance on each aspect from its sentences' (ASPECTS.md §4, suggested rule): the
+ * A review's stance on each aspect from its sentences' (docs/aspects.md, scoring): the
  * majority of its sentences, the star rating breaking a tie (4–5 positive, 1–2 negative, 3
  * neutral); without a rating, the later of the tied sentences.
  */
@@ -500,7 +500,7 @@ export function createAspectAnalyzer(lexicon: Lexicon): AspectAnalyzer {
     });
     segments.forEach((mentions) => applyOverrides(mentions, compiled.overrides));
 
-    // Per aspect, the stance of the last segment that evaluates it (ASPECTS.md §2: "label the
+    // Per aspect, the stance of the last segment that evaluates it (docs/aspects.md: "label the
     // stance the writer lands on, usually the clause after but").
     const opinions: AspectOpinion[] = [];
     for (const aspect of ASPECT_IDS) {
@@ -514,7 +514,7 @@ export function createAspectAnalyzer(lexicon: Lexicon): AspectAnalyzer {
         if (value !== 0) score = value;
       });
       if (!named) continue;
-      // The star rating breaks ties when the sentence holds an opinion (ASPECTS.md §4).
+      // The star rating breaks ties when the sentence holds an opinion (docs/aspects.md, scoring).
       if (score === 0 && rating !== undefined && rating !== 3 && opinionated.some(Boolean))
         score = rating - 3;
       opinions.push({

@@ -2,7 +2,7 @@
 // (schema here, loading in src/content/load-lexicon.ts) and their compiled, matchable form.
 import { z } from 'zod';
 
-/** The ten aspects of ASPECTS.md §1, in the order the insights dataset lists them. */
+/** The ten aspects of docs/aspects.md, in the order the insights dataset lists them. */
 export const ASPECT_IDS = [
   'workmanship',
   'communication',
