@@ -169,6 +169,8 @@ export const ReviewFrontMatterSchema = z
     location: z.string().optional(),
     source: z.enum(REVIEW_SOURCES),
     source_url: HttpUrlSchema.optional(),
+    /** The platform's own id of the review (set by import-reviews); never published. */
+    source_id: z.string().min(1).max(500).optional(),
     verification: z.enum(VERIFICATION_METHODS).optional(),
     verified_on: IsoDateSchema.optional(),
     technicians: z.array(SlugSchema).default([]),

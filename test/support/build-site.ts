@@ -15,9 +15,13 @@ export interface BuildResult {
 }
 
 /** Runs a project script (path from the root) in a child process and collects its output. */
-export function runScript(script: string, env: Record<string, string>): Promise<BuildResult> {
+export function runScript(
+  script: string,
+  env: Record<string, string>,
+  args: readonly string[] = [],
+): Promise<BuildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, script)], {
+    const child = spawn(process.execPath, [path.join(ROOT, script), ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

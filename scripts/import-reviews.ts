@@ -1,0 +1,144 @@
+// `npm run import-reviews -- [--dry-run] [--format gbp|csv] [--verification METHOD] FILE...`:
+// platform exports into content/reviews/*.md under CONTENT_DIR. All or nothing: every record is
+// read and checked before the first file is written; `--dry-run` prints the plan and writes nothing.
+import { readFile, readdir, writeFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import matter from 'gray-matter';
+import yaml from 'js-yaml';
+import { ConfigError, parseConfig } from '../src/config.ts';
+import {
+  ImportError,
+  planImport,
+  readCsv,
+  readGbp,
+  type ExistingReview,
+  type ImportFormat,
+  type ImportProblem,
+  type ImportedReview,
+} from '../src/content/import-reviews.ts';
+import { BusinessSchema, VERIFICATION_METHODS } from '../src/core/review.ts';
+
+type Verification = (typeof VERIFICATION_METHODS)[number];
+
+function usage(message: string): never {
+  console.error(
+    `${message}\nusage: npm run import-reviews -- [--dry-run] [--format gbp|csv] [--verification ${VERIFICATION_METHODS.join('|')}] FILE...`,
+  );
+  process.exit(2);
+}
+
+async function readExisting(reviewsDir: string): Promise<ExistingReview[]> {
+  let names: string[];
+  try {
+    names = (await readdir(reviewsDir)).filter((name) => name.endsWith('.md')).sort();
+  } catch {
+    return [];
+  }
+  const reviews: ExistingReview[] = [];
+  for (const name of names) {
+    const source = await readFile(path.join(reviewsDir, name), 'utf8');
+    try {
+      const parsed = matter(source, {
+        engines: {
+          yaml: (text: string) => yaml.load(text, { schema: yaml.CORE_SCHEMA }) as object,
+        },
+      });
+      reviews.push({ id: name.slice(0, -3), fields: parsed.data, text: parsed.content });
+    } catch (error) {
+      throw new Error(
+        `content/reviews/${name}: cannot read its front matter (${(error as Error).message}); run npm run validate-content`,
+        { cause: error },
+      );
+    }
+  }
+  return reviews;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'dry-run': { type: 'boolean', default: false },
+      format: { type: 'string' },
+      verification: { type: 'string' },
+    },
+  });
+  if (positionals.length === 0) usage('no export file given');
+  if (values.format !== undefined && values.format !== 'gbp' && values.format !== 'csv')
+    usage(`--format: expected gbp or csv, got "${values.format}"`);
+  if (
+    values.verification !== undefined &&
+    !(VERIFICATION_METHODS as readonly string[]).includes(values.verification)
+  )
+    usage(`--verification: expected one of ${VERIFICATION_METHODS.join(', ')}`);
+  const config = parseConfig();
+  const contentDir = path.resolve(config.CONTENT_DIR);
+  const business = BusinessSchema.parse(
+    JSON.parse(await readFile(path.join(contentDir, 'business.json'), 'utf8')),
+  );
+  const problems: ImportProblem[] = [];
+  const imported: ImportedReview[] = [];
+  for (const file of positionals) {
+    const format: ImportFormat =
+      (values.format as ImportFormat | undefined) ??
+      (file.toLowerCase().endsWith('.csv') ? 'csv' : 'gbp');
+    let source: string;
+    try {
+      source = await readFile(file, 'utf8');
+    } catch (error) {
+      problems.push({
+        file,
+        record: 'file',
+        field: '',
+        message: `cannot read (${(error as Error).message})`,
+      });
+      continue;
+    }
+    const verification = values.verification as Verification | undefined;
+    imported.push(
+      ...(format === 'gbp'
+        ? readGbp(file, source, business, verification ?? 'platform_verified', problems)
+        : readCsv(file, source, business, verification, problems)),
+    );
+  }
+  if (problems.length > 0) throw new ImportError(problems);
+  const reviewsDir = path.join(contentDir, 'reviews');
+  const plan = planImport(imported, await readExisting(reviewsDir), business);
+
+  const shown = (id: string) => path.relative(process.cwd(), path.join(reviewsDir, `${id}.md`));
+  for (const write of plan.writes) {
+    console.log(`${write.kind.padEnd(9)} ${shown(write.id)}  ← ${write.from}`);
+    for (const note of write.notes) console.log(`          ${note}`);
+  }
+  for (const item of plan.unchanged) console.log(`unchanged ${shown(item.id)}  ← ${item.from}`);
+  for (const item of plan.skipped) console.log(`skipped   ${item.from}: ${item.reason}`);
+  const count = (kind: string) => plan.writes.filter((w) => w.kind === kind).length;
+  const summary = `${count('new')} new, ${count('updated')} updated, ${plan.unchanged.length} unchanged, ${plan.skipped.length} skipped`;
+  if (values['dry-run']) {
+    console.log(`dry run: ${summary}; nothing written`);
+    return;
+  }
+  // Each file goes to a temporary name first, then into place, so no file is ever half written.
+  for (const write of plan.writes) {
+    const target = path.join(reviewsDir, `${write.id}.md`);
+    await writeFile(`${target}.tmp`, write.content);
+    await rename(`${target}.tmp`, target);
+  }
+  console.log(`${summary}`);
+  if (plan.writes.length > 0)
+    console.log('next: npm run validate-content, then commit content/reviews and deploy');
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ImportError) {
+    console.error(`import refused, nothing written:\n${error.message}`);
+    process.exit(1);
+  }
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

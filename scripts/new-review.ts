@@ -1,0 +1,152 @@
+// `npm run new-review`: asks for each field of a new review, with validation as you type and the
+// business's technicians, services and areas to choose from; with flags (`--rating --date
+// --author --text --source --verification`, and optionally `--title --location --source-url
+// --technician… --service… --service-area`) it asks nothing. Writes one file and prints its path.
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkbox, editor, input, select } from '@inquirer/prompts';
+import { ConfigError, parseConfig } from '../src/config.ts';
+import {
+  CHECKS,
+  NewReviewError,
+  buildNewReview,
+  type NewReviewAnswers,
+} from '../src/content/new-review.ts';
+import { BusinessSchema, REVIEW_SOURCES, VERIFICATION_METHODS } from '../src/core/review.ts';
+
+const { values } = parseArgs({
+  options: {
+    rating: { type: 'string' },
+    date: { type: 'string' },
+    author: { type: 'string' },
+    text: { type: 'string' },
+    title: { type: 'string' },
+    location: { type: 'string' },
+    source: { type: 'string' },
+    'source-url': { type: 'string' },
+    verification: { type: 'string' },
+    technician: { type: 'string', multiple: true },
+    service: { type: 'string', multiple: true },
+    'service-area': { type: 'string' },
+  },
+});
+
+const REQUIRED = ['rating', 'date', 'author', 'text', 'source', 'verification'] as const;
+
+async function main(): Promise<void> {
+  const config = parseConfig();
+  const contentDir = path.resolve(config.CONTENT_DIR);
+  const business = BusinessSchema.parse(
+    JSON.parse(await readFile(path.join(contentDir, 'business.json'), 'utf8')),
+  );
+  const reviewsDir = path.join(contentDir, 'reviews');
+  const taken = new Set(
+    (await readdir(reviewsDir).catch(() => [] as string[]))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => name.slice(0, -3)),
+  );
+  const flagsOnly = REQUIRED.every((name) => values[name] !== undefined);
+  let answers: NewReviewAnswers;
+  if (flagsOnly || !process.stdin.isTTY) {
+    const missing = REQUIRED.filter((name) => values[name] === undefined);
+    if (missing.length > 0)
+      throw new NewReviewError(
+        missing.map((name) => `--${name}: required when not asking (no terminal)`),
+      );
+    answers = {
+      rating: values.rating!,
+      date: values.date!,
+      author: values.author!,
+      text: values.text!,
+      title: values.title,
+      location: values.location,
+      source: values.source!,
+      sourceUrl: values['source-url'],
+      verification: values.verification!,
+      technicians: values.technician ?? [],
+      services: values.service ?? [],
+      serviceArea: values['service-area'],
+    };
+  } else {
+    const today = new Date().toISOString().slice(0, 10);
+    answers = {
+      rating: values.rating ?? (await input({ message: 'Stars (1-5)', validate: CHECKS.rating })),
+      date:
+        values.date ??
+        (await input({ message: 'Date (YYYY-MM-DD)', default: today, validate: CHECKS.date })),
+      author:
+        values.author ??
+        (await input({ message: 'Author as shown (e.g. "Jane D.")', validate: CHECKS.author })),
+      location: values.location ?? ((await input({ message: 'Location (optional)' })) || undefined),
+      title: values.title ?? ((await input({ message: 'Title (optional)' })) || undefined),
+      text:
+        values.text ??
+        (await editor({ message: 'Review text', validate: CHECKS.text, waitForUserInput: false })),
+      source:
+        values.source ??
+        (await select({
+          message: 'Where was it written?',
+          choices: REVIEW_SOURCES.map((value) => ({ value })),
+        })),
+      sourceUrl:
+        values['source-url'] ??
+        ((await input({ message: 'Link to it (optional)', validate: CHECKS.sourceUrl })) ||
+          undefined),
+      verification:
+        values.verification ??
+        (await select({
+          message: 'How was it verified?',
+          choices: VERIFICATION_METHODS.map((value) => ({ value })),
+        })),
+      technicians:
+        values.technician ??
+        (business.technicians.length === 0
+          ? []
+          : await checkbox({
+              message: 'Technicians (space to pick)',
+              choices: business.technicians.map((t) => ({ value: t.id, name: t.name })),
+            })),
+      services:
+        values.service ??
+        (business.services.length === 0
+          ? []
+          : await checkbox({
+              message: 'Services (space to pick)',
+              choices: business.services.map((s) => ({ value: s.id, name: s.name })),
+            })),
+      serviceArea:
+        values['service-area'] ??
+        (business.service_areas.length === 0
+          ? undefined
+          : (await select({
+              message: 'Service area',
+              choices: [
+                { value: '', name: '(none)' },
+                ...business.service_areas.map((a) => ({ value: a.id, name: a.name })),
+              ],
+            })) || undefined),
+    };
+  }
+  const { id, content } = buildNewReview(answers, business, taken);
+  const file = path.join(reviewsDir, `${id}.md`);
+  await writeFile(file, content, { flag: 'wx' });
+  const shown = path.relative(process.cwd(), file);
+  console.log(`wrote ${shown}`);
+  console.log(
+    `next: npm run validate-content && git add ${shown} && git commit -m "Add review ${id}"`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof NewReviewError || error instanceof ConfigError) {
+    console.error(`no review written:\n${error.message}`);
+    process.exit(1);
+  }
+  if (error instanceof Error && error.name === 'ExitPromptError') {
+    console.error('cancelled, no review written');
+    process.exit(130);
+  }
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
