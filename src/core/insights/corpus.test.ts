@@ -1,0 +1,44 @@
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { ASPECT_IDS } from './lexicon.ts';
+import { POLARITIES } from './aspects.ts';
+import { parseCorpusFile, renderCoverage, type CorpusSentence } from './corpus.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const dir = path.join(root, 'training/aspects/corpus');
+
+async function corpus(): Promise<CorpusSentence[]> {
+  const sentences: CorpusSentence[] = [];
+  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort())
+    sentences.push(...parseCorpusFile(name, await readFile(path.join(dir, name), 'utf8')));
+  return sentences;
+}
+
+test('the training corpus is valid, large, and covers every aspect with every polarity', async () => {
+  const sentences = await corpus();
+  expect(sentences.length).toBeGreaterThanOrEqual(3000);
+  expect(new Set(sentences.map((s) => s.id)).size).toBe(sentences.length);
+  for (const aspect of ASPECT_IDS)
+    for (const polarity of POLARITIES)
+      expect(
+        sentences.filter((s) =>
+          s.aspects.some((a) => a.aspect === aspect && a.polarity === polarity),
+        ).length,
+        `${aspect} ${polarity}`,
+      ).toBeGreaterThanOrEqual(8);
+});
+
+test('COVERAGE.md is the table of the corpus as it is', async () => {
+  const written = await readFile(path.join(root, 'training/aspects/COVERAGE.md'), 'utf8');
+  expect(written).toBe(renderCoverage(await corpus()));
+});
+
+test('a bad corpus line is an error naming the file, line and field', () => {
+  expect(() =>
+    parseCorpusFile(
+      'x.jsonl',
+      '{"id":"a","text":"t","aspects":[{"aspect":"roof","polarity":"positive"}],"tags":[]}\n',
+    ),
+  ).toThrow(/^x\.jsonl:1: aspects\.0\.aspect: /);
+});
