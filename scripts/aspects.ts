@@ -1,5 +1,5 @@
-// `npm run --silent aspects [-- --explain]`: the build's aspect analyzer (same code, same
-// lexicon) on JSON lines {"id", "text", "rating"?} from stdin, one {"id", "aspects"} line out per
+// `npm run --silent aspects [-- --explain] [-- --model]`: the build's aspect analyzer (same code,
+// same lexicon; `--model` runs the learned pipeline instead, and `--explain` then shows each step) on JSON lines {"id", "text", "rating"?} from stdin, one {"id", "aspects"} line out per
 // input. A text of several sentences gets the review-level answer the insights dataset uses.
 // A bad line is reported on stderr with its line number and skipped; the exit code is then 1.
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { ConfigError, parseConfig } from '../src/config.ts';
 import { ContentError } from '../src/content/load-content.ts';
 import { loadLexicon } from '../src/content/load-lexicon.ts';
 import { createAspectAnalyzer } from '../src/core/insights/aspects.ts';
+import { defaultAspectModel } from '../src/core/insights/model/default-model.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -27,11 +28,19 @@ const InputSchema = z.object({
 });
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { explain: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      explain: { type: 'boolean', default: false },
+      model: { type: 'boolean', default: false },
+    },
+  });
   const config = parseConfig();
   const { lexicon, problems } = await loadLexicon(path.resolve(root, config.CONTENT_DIR));
   if (problems.length > 0) throw new ContentError(problems);
-  const analyzer = createAspectAnalyzer(lexicon);
+  const analyzer = createAspectAnalyzer(
+    lexicon,
+    values.model ? { model: defaultAspectModel() } : {},
+  );
 
   let lineNumber = 0;
   let bad = 0;

@@ -1,6 +1,8 @@
-// `npm run eval:aspects [file] [--errors] [--json] [--throughput]`: scores the build's aspect
+// `npm run eval:aspects [file] [--errors] [--json] [--throughput] [--model]`: scores the build's aspect
 // analyzer (same code, same lexicon) on a labelled JSONL set, by default the project's own
-// held-out set (test/fixtures/absa-own.jsonl); pass another file to score that one.
+// held-out set (test/fixtures/absa-own.jsonl); pass another file to score that one. `--model` scores
+// the learned pipeline (the model with the lexicon on top) instead. Every report has 95% bootstrap
+// intervals.
 // Relative paths resolve against the project root.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,9 +12,12 @@ import { ConfigError, parseConfig } from '../src/config.ts';
 import { ContentError } from '../src/content/load-content.ts';
 import { loadLexicon } from '../src/content/load-lexicon.ts';
 import { createAspectAnalyzer, type AspectOpinion } from '../src/core/insights/aspects.ts';
+import { defaultAspectModel } from '../src/core/insights/model/default-model.ts';
 import {
   LabelledSentenceSchema,
+  bootstrapIntervals,
   formatAbsaReport,
+  formatIntervals,
   scoreAbsa,
   type LabelledSentence,
 } from '../src/core/insights/absa-metrics.ts';
@@ -52,25 +57,32 @@ async function main(): Promise<void> {
       errors: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       throughput: { type: 'boolean', default: false },
+      model: { type: 'boolean', default: false },
     },
   });
   const file = path.resolve(root, positionals[0] ?? DEFAULT_SET);
   const config = parseConfig();
   const { lexicon, problems } = await loadLexicon(path.resolve(root, config.CONTENT_DIR));
   if (problems.length > 0) throw new ContentError(problems);
-  const analyzer = createAspectAnalyzer(lexicon);
+  const analyzer = createAspectAnalyzer(
+    lexicon,
+    values.model ? { model: defaultAspectModel() } : {},
+  );
   const items = parseLabelled(await readFile(file, 'utf8'), path.relative(root, file));
 
   const predictions = items.map((item) => analyzer.analyzeSentence(item.text, item.rating));
-  const report = scoreAbsa(
-    items.map((item, index) => ({ gold: item.aspects, predicted: predictions[index]! })),
-  );
+  const scored = items.map((item, index) => ({
+    gold: item.aspects,
+    predicted: predictions[index]!,
+  }));
+  const report = scoreAbsa(scored);
 
   if (values.json) {
-    console.log(JSON.stringify(report, null, 2));
+    console.log(JSON.stringify({ ...report, intervals: bootstrapIntervals(scored) }, null, 2));
   } else {
     console.log(`${path.relative(root, file)}\n`);
     console.log(formatAbsaReport(report));
+    console.log(`\n${formatIntervals(bootstrapIntervals(scored))}`);
   }
   if (values.errors) {
     console.log('\nmismatches (id: text | gold | predicted)');

@@ -197,3 +197,73 @@ export function formatAbsaReport(report: AbsaReport): string {
   );
   return lines.join('\n');
 }
+
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+export interface AbsaIntervals {
+  resamples: number;
+  aspect_f1: Interval;
+  polarity_accuracy: Interval;
+  joint_f1: Interval;
+  no_aspect_accuracy: Interval;
+}
+
+/**
+ * 95% confidence intervals by the percentile bootstrap: `resamples` sets of sentences drawn with
+ * replacement (seeded, so the same run gives the same figures), scored like the set itself.
+ */
+export function bootstrapIntervals(
+  items: readonly Scored[],
+  resamples = 1000,
+  seed = 1,
+): AbsaIntervals {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const samples = {
+    aspect: [] as number[],
+    polarity: [] as number[],
+    joint: [] as number[],
+    none: [] as number[],
+  };
+  for (let r = 0; r < resamples; r++) {
+    const sample = Array.from(
+      { length: items.length },
+      () => items[Math.floor(random() * items.length)]!,
+    );
+    const report = scoreAbsa(sample);
+    samples.aspect.push(report.aspect_detection.f1);
+    samples.polarity.push(report.polarity_accuracy);
+    samples.joint.push(report.joint.f1);
+    samples.none.push(report.no_aspect_accuracy);
+  }
+  const interval = (values: number[]): Interval => {
+    const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+    const at = (q: number) =>
+      sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * sorted.length)))] ?? Number.NaN;
+    return { low: at(0.025), high: at(0.975) };
+  };
+  return {
+    resamples,
+    aspect_f1: interval(samples.aspect),
+    polarity_accuracy: interval(samples.polarity),
+    joint_f1: interval(samples.joint),
+    no_aspect_accuracy: interval(samples.none),
+  };
+}
+
+export function formatIntervals(intervals: AbsaIntervals): string {
+  const range = (i: Interval) => `[${pct(i.low)}, ${pct(i.high)}]`;
+  return [
+    `95% bootstrap intervals (${intervals.resamples} resamples of sentences)`,
+    `  aspect F1 ${range(intervals.aspect_f1)}  polarity ${range(intervals.polarity_accuracy)}  joint F1 ${range(intervals.joint_f1)}  no-aspect ${range(intervals.no_aspect_accuracy)}`,
+  ].join('\n');
+}

@@ -1,6 +1,8 @@
 // Aspect-based sentiment for review text: sentences from wink-nlp, aspects and polarity from the
 // owner's lexicon. Used by the insights build, `npm run aspects` and `npm run eval:aspects`.
 // Pure and deterministic: the same lexicon, text and rating always give the same answer.
+import { predictAspects, type AspectModel } from './model/aspect-model.ts';
+import { tokenizeForModel } from './model/features.ts';
 import {
   ASPECT_IDS,
   GAP_MAX_TOKENS,
@@ -301,6 +303,15 @@ export interface SentenceTrace {
   clauses: string[];
   matches: MatchTrace[];
   aspects: AspectOpinion[];
+  /** What each step of the pipeline decided (with the learned model). */
+  steps?: StepTrace[];
+}
+
+/** One step of the analyzer's pipeline and what it decided for a sentence. */
+export interface StepTrace {
+  step: PipelineStep;
+  reason: string;
+  result: string;
 }
 
 const NOUN_TAGS = new Set(['NOUN', 'PROPN']);
@@ -330,8 +341,8 @@ function applyAbsorbs(
   }
 }
 
-/** The analyzer for one lexicon. Compile once, call for every review. */
-export function createAspectAnalyzer(lexicon: Lexicon): AspectAnalyzer {
+/** The lexicon matcher alone (the pipeline's owner-override step). Compile once, call for every review. */
+export function createLexiconAnalyzer(lexicon: Lexicon): AspectAnalyzer {
   const compiled: CompiledLexicon = compileLexicon(lexicon);
   const spell = createSpeller(compiled.vocabulary);
   const negatorIndex = indexPhrases(compiled.negators);
@@ -623,5 +634,126 @@ function indexPhrases(phrases: readonly CompiledPhrase[]): (token: Token) => Com
     }
     for (const phrase of rest) found.add(phrase);
     return [...found];
+  };
+}
+
+/**
+ * The analyzer's pipeline, in order, each step with its one-line reason. A regression in
+ * `npm run eval:aspects` can be traced to one step with `npm run --silent aspects -- --explain`.
+ */
+export const PIPELINE_STEPS = {
+  segment: 'split into folded words and clauses; mark negated words and words after a contrast',
+  detect: 'keep each aspect the learned model gives at least the detection threshold',
+  lexicon: "add an aspect the owner's lexicon names when the model gives it at least some weight",
+  polarity: "read each kept aspect's stance from the sentence and its most telling clause",
+  'contrast/negation':
+    'the clause after but/though speaks for its aspect; negated words count as their own features',
+  'tie-break': 'a near tie between positive and negative goes to the star rating',
+  trace: 'record what each step decided',
+} as const;
+export type PipelineStep = keyof typeof PIPELINE_STEPS;
+
+/** Probability at or above which the lexicon's aspect is kept (the model must not rule it out). */
+const LEXICON_FLOOR = 0.05;
+/** Positive and negative closer than this is a tie the rating breaks. */
+const TIE_MARGIN = 0.1;
+
+export interface AnalyzerOptions {
+  /**
+   * The learned model (`defaultAspectModel()` from model/default-model.ts): the pipeline then runs
+   * it with the owner's lexicon on top. Without one the lexicon decides alone, as the build does
+   * today: see docs/aspects.md for how the two compare.
+   */
+  model?: AspectModel | null;
+}
+
+/** The analyzer. Compile once, call for every review. */
+export function createAspectAnalyzer(
+  lexicon: Lexicon,
+  options: AnalyzerOptions = {},
+): AspectAnalyzer {
+  const lexiconAnalyzer = createLexiconAnalyzer(lexicon);
+  const model = options.model ?? null;
+  if (model === null) return lexiconAnalyzer;
+
+  function run(
+    text: string,
+    fromLexicon: readonly AspectOpinion[],
+    rating: number | undefined,
+    steps?: StepTrace[],
+  ): AspectOpinion[] {
+    const note = (step: PipelineStep, result: string) =>
+      steps?.push({ step, reason: PIPELINE_STEPS[step], result });
+    // segment
+    const tokens = tokenizeForModel(text);
+    note('segment', `${tokens.words.length} words, ${new Set(tokens.clauses).size} clauses`);
+    // detect
+    const candidates = predictAspects({ ...model!, threshold: 0 }, text);
+    const kept = candidates.filter((c) => c.probability >= model!.threshold);
+    note('detect', kept.map((c) => `${c.aspect} ${c.probability.toFixed(2)}`).join(', ') || 'none');
+    // lexicon (owner override)
+    const named = new Set(fromLexicon.map((o) => o.aspect));
+    const added = candidates.filter(
+      (c) =>
+        c.probability < model!.threshold && c.probability >= LEXICON_FLOOR && named.has(c.aspect),
+    );
+    note('lexicon', added.map((c) => c.aspect).join(', ') || 'nothing added');
+    // polarity, contrast/negation, tie-break
+    const opinions: AspectOpinion[] = [];
+    for (const candidate of [...kept, ...added].sort(
+      (a, b) => ASPECT_IDS.indexOf(a.aspect) - ASPECT_IDS.indexOf(b.aspect),
+    )) {
+      const [positive, negative] = candidate.polarities as [number, number, number];
+      let polarity: Polarity = candidate.polarity;
+      if (
+        rating !== undefined &&
+        polarity !== 'neutral' &&
+        Math.abs(positive - negative) < TIE_MARGIN
+      ) {
+        polarity = rating >= 4 ? 'positive' : rating <= 2 ? 'negative' : polarity;
+        note('tie-break', `${candidate.aspect}: ${polarity} from ${rating} stars`);
+      }
+      note(
+        'polarity',
+        `${candidate.aspect} ${polarity} (${candidate.polarities.map((p) => p.toFixed(2)).join('/')})`,
+      );
+      note('contrast/negation', `${candidate.aspect}: clause "${candidate.clause}"`);
+      opinions.push({ aspect: candidate.aspect, polarity });
+    }
+    note('trace', opinions.map((o) => `${o.aspect}:${o.polarity}`).join(' ') || 'no aspect');
+    return opinions;
+  }
+
+  const analyzeText = (text: string, rating?: number): AnalyzedSentence[] =>
+    splitSentences(text).map((sentence, index) => ({
+      index,
+      text: sentence.text,
+      aspects: run(sentence.text, lexiconAnalyzer.analyzeTokenized(sentence, rating), rating),
+    }));
+
+  return {
+    analyzeText,
+    analyzeReview(text, rating) {
+      const sentences = analyzeText(text, rating);
+      return {
+        sentences,
+        aspects: combineSentenceOpinions(
+          sentences.map((s) => s.aspects),
+          rating,
+        ),
+      };
+    },
+    analyzeSentence(text, rating) {
+      return run(text, lexiconAnalyzer.analyzeSentence(text, rating), rating);
+    },
+    analyzeTokenized(sentence, rating) {
+      return run(sentence.text, lexiconAnalyzer.analyzeTokenized(sentence, rating), rating);
+    },
+    explainSentence(text, rating) {
+      const lexiconTrace = lexiconAnalyzer.explainSentence(text, rating);
+      const steps: StepTrace[] = [];
+      const aspects = run(text, lexiconTrace.aspects, rating, steps);
+      return { ...lexiconTrace, aspects, steps };
+    },
   };
 }

@@ -1,0 +1,219 @@
+// The learned aspect model: per-aspect detection (one-vs-rest logistic regression) and per-mention
+// polarity (softmax over positive/negative/neutral) over hashed sentence features, trained from the
+// labelled corpus by `npm run train:aspects` and shipped as data (aspect-model.json). Polarity
+// reads the whole sentence plus the clause that most evidences the aspect, so "great roof but the
+// office never called back" gets each stance from its own clause.
+import type { AspectId } from '../lexicon.ts';
+import { ASPECT_IDS } from '../lexicon.ts';
+import { FEATURE_BITS, featuresOf, tokenizeForModel, type SentenceTokens } from './features.ts';
+import { scores, sigmoid, softmax, train, type Example, type SparseModel } from './logistic.ts';
+
+export const MODEL_POLARITIES = ['positive', 'negative', 'neutral'] as const;
+export type ModelPolarity = (typeof MODEL_POLARITIES)[number];
+
+export interface LabelledExample {
+  text: string;
+  aspects: readonly { aspect: AspectId; polarity: ModelPolarity }[];
+}
+
+export interface AspectModel {
+  version: number;
+  featureBits: number;
+  /** Detection probability at or above which an aspect is reported. */
+  threshold: number;
+  detection: SparseModel;
+  polarity: SparseModel;
+}
+
+export interface Hyperparameters {
+  epochs: number;
+  learningRate: number;
+  l2: number;
+  threshold: number;
+  seed: number;
+}
+
+export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
+  epochs: 12,
+  learningRate: 0.3,
+  l2: 1e-5,
+  threshold: 0.6,
+  seed: 20261125,
+};
+
+/** The clause (word range) whose words score highest for `aspect`. */
+function focusClause(
+  model: SparseModel,
+  tokens: SentenceTokens,
+  aspectIndex: number,
+): [number, number] {
+  let best: [number, number] = [0, tokens.words.length];
+  let bestScore = Number.NEGATIVE_INFINITY;
+  let start = 0;
+  for (let i = 1; i <= tokens.words.length; i++) {
+    if (i < tokens.words.length && tokens.clauses[i] === tokens.clauses[start]) continue;
+    const score = scores(model, featuresOf(tokens, start, i))[aspectIndex]!;
+    if (score > bestScore) {
+      bestScore = score;
+      best = [start, i];
+    }
+    start = i;
+  }
+  return best;
+}
+
+function polarityFeatures(
+  detection: SparseModel,
+  tokens: SentenceTokens,
+  aspect: AspectId,
+  base: readonly number[],
+): { features: number[]; clause: [number, number] } {
+  const clause = focusClause(detection, tokens, ASPECT_IDS.indexOf(aspect));
+  const focus = featuresOf(tokens, clause[0], clause[1], 'k:');
+  const conjoined = featuresOf(tokens, clause[0], clause[1], `${aspect}|`);
+  return { features: [...new Set([...base, ...focus, ...conjoined])], clause };
+}
+
+/** Trains both parts from labelled sentences; the same data and seed give the same model. */
+export function trainAspectModel(
+  data: readonly LabelledExample[],
+  hyper: Hyperparameters = DEFAULT_HYPERPARAMETERS,
+): AspectModel {
+  const tokenized = data.map((item) => tokenizeForModel(item.text));
+  const base = tokenized.map((tokens) => featuresOf(tokens));
+  // One binary model per aspect, sharing the feature map: trained as ten models, kept as one
+  // table of ten columns.
+  const detection: SparseModel = { classes: ASPECT_IDS.length, weights: new Map() };
+  ASPECT_IDS.forEach((aspect, column) => {
+    const examples: Example[] = data.map((item, index) => ({
+      features: base[index]!,
+      label: item.aspects.some((a) => a.aspect === aspect) ? 1 : 0,
+    }));
+    const single = train(examples, {
+      classes: 1,
+      epochs: hyper.epochs,
+      learningRate: hyper.learningRate,
+      l2: hyper.l2,
+      seed: hyper.seed + column,
+    });
+    for (const [feature, row] of single.weights) {
+      let target = detection.weights.get(feature);
+      if (!target) {
+        target = new Float64Array(ASPECT_IDS.length);
+        detection.weights.set(feature, target);
+      }
+      target[column] = row[0]!;
+    }
+  });
+  const polarityExamples: Example[] = [];
+  data.forEach((item, index) => {
+    for (const { aspect, polarity } of item.aspects)
+      polarityExamples.push({
+        features: polarityFeatures(detection, tokenized[index]!, aspect, base[index]!).features,
+        label: MODEL_POLARITIES.indexOf(polarity),
+      });
+  });
+  const polarity = train(polarityExamples, {
+    classes: 3,
+    epochs: hyper.epochs,
+    learningRate: hyper.learningRate,
+    l2: hyper.l2,
+    seed: hyper.seed + 100,
+  });
+  return { version: 1, featureBits: FEATURE_BITS, threshold: hyper.threshold, detection, polarity };
+}
+
+export interface ModelOpinion {
+  aspect: AspectId;
+  polarity: ModelPolarity;
+  /** Detection probability. */
+  probability: number;
+  /** Polarity probabilities, in MODEL_POLARITIES order. */
+  polarities: number[];
+  /** The words of the clause the polarity leaned on. */
+  clause: string;
+}
+
+/** Every aspect's detection probability, for a sentence. */
+export function detectionProbabilities(model: AspectModel, tokens: SentenceTokens): number[] {
+  return scores(model.detection, featuresOf(tokens)).map(sigmoid);
+}
+
+export function predictAspects(model: AspectModel, text: string): ModelOpinion[] {
+  const tokens = tokenizeForModel(text);
+  const base = featuresOf(tokens);
+  const probabilities = scores(model.detection, base).map(sigmoid);
+  const opinions: ModelOpinion[] = [];
+  ASPECT_IDS.forEach((aspect, index) => {
+    const probability = probabilities[index]!;
+    if (probability < model.threshold) return;
+    const { features, clause } = polarityFeatures(model.detection, tokens, aspect, base);
+    const polarities = softmax(scores(model.polarity, features));
+    const best = polarities.indexOf(Math.max(...polarities));
+    opinions.push({
+      aspect,
+      polarity: MODEL_POLARITIES[best]!,
+      probability,
+      polarities,
+      clause: tokens.words.slice(clause[0], clause[1]).join(' '),
+    });
+  });
+  return opinions;
+}
+
+export interface SerializedModel {
+  version: number;
+  featureBits: number;
+  threshold: number;
+  detection: Record<string, number[]>;
+  polarity: Record<string, number[]>;
+}
+
+/** Rounded, pruned and in bucket order: the same model always serializes to the same bytes. */
+function serializeSparse(model: SparseModel, digits: number): Record<string, number[]> {
+  const scale = 10 ** digits;
+  // Buckets whose every weight is this small change no decision; leaving them out keeps the file small.
+  const negligible = 0.02;
+  const out: Record<string, number[]> = {};
+  for (const bucket of [...model.weights.keys()].sort((a, b) => a - b)) {
+    const row = Array.from(model.weights.get(bucket)!, (w) => Math.round(w * scale) / scale);
+    if (row.some((w) => Math.abs(w) >= negligible)) out[String(bucket)] = row;
+  }
+  return out;
+}
+
+export function serializeAspectModel(model: AspectModel): string {
+  const data: SerializedModel = {
+    version: model.version,
+    featureBits: model.featureBits,
+    threshold: model.threshold,
+    detection: serializeSparse(model.detection, 2),
+    polarity: serializeSparse(model.polarity, 2),
+  };
+  return `${JSON.stringify(data)}\n`;
+}
+
+export function parseAspectModel(json: string): AspectModel {
+  return aspectModelFrom(JSON.parse(json) as SerializedModel);
+}
+
+/** The model from its parsed JSON. */
+export function aspectModelFrom(data: SerializedModel): AspectModel {
+  if (data.version !== 1 || data.featureBits !== FEATURE_BITS)
+    throw new Error(
+      `aspect model: expected version 1 with ${FEATURE_BITS}-bit features; retrain with npm run train:aspects`,
+    );
+  const sparse = (table: Record<string, number[]>, classes: number): SparseModel => ({
+    classes,
+    weights: new Map(
+      Object.entries(table).map(([bucket, row]) => [Number(bucket), Float64Array.from(row)]),
+    ),
+  });
+  return {
+    version: 1,
+    featureBits: data.featureBits,
+    threshold: data.threshold,
+    detection: sparse(data.detection, ASPECT_IDS.length),
+    polarity: sparse(data.polarity, 3),
+  };
+}

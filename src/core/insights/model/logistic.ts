@@ -1,0 +1,99 @@
+// Logistic regression over hashed binary features: one-vs-rest for aspect detection, softmax for
+// polarity. Trained with seeded, shuffled AdaGrad and L2; deterministic for a seed. Pure.
+
+/** A deterministic PRNG (mulberry32) for shuffling. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface Example {
+  features: readonly number[];
+  /** Class index (softmax) or 0/1 (binary). */
+  label: number;
+  weight?: number;
+}
+
+export interface TrainOptions {
+  classes: number;
+  epochs: number;
+  learningRate: number;
+  l2: number;
+  seed: number;
+}
+
+/** Weights as `classes` rows over the buckets that occur in training (sparse). */
+export interface SparseModel {
+  classes: number;
+  weights: Map<number, Float64Array>;
+}
+
+export function scores(model: SparseModel, features: readonly number[]): number[] {
+  const out = new Array<number>(model.classes).fill(0);
+  for (const feature of features) {
+    const row = model.weights.get(feature);
+    if (row) for (let c = 0; c < model.classes; c++) out[c]! += row[c]!;
+  }
+  return out;
+}
+
+export function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+export function softmax(values: readonly number[]): number[] {
+  const max = Math.max(...values);
+  const exps = values.map((v) => Math.exp(v - max));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / sum);
+}
+
+/**
+ * Trains a model: with `classes: 1` a binary logistic regression (label 0/1), otherwise a softmax
+ * over `classes` labels.
+ */
+export function train(examples: readonly Example[], options: TrainOptions): SparseModel {
+  const { classes, epochs, learningRate, l2 } = options;
+  const weights = new Map<number, Float64Array>();
+  const squares = new Map<number, Float64Array>();
+  for (const example of examples)
+    for (const feature of example.features)
+      if (!weights.has(feature)) {
+        weights.set(feature, new Float64Array(classes));
+        squares.set(feature, new Float64Array(classes).fill(1e-8));
+      }
+  const model: SparseModel = { classes, weights };
+  const order = examples.map((_, index) => index);
+  const random = seededRandom(options.seed);
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    for (const index of order) {
+      const example = examples[index]!;
+      const raw = scores(model, example.features);
+      const gradient =
+        classes === 1
+          ? [sigmoid(raw[0]!) - example.label]
+          : softmax(raw).map((p, c) => p - (c === example.label ? 1 : 0));
+      const weight = example.weight ?? 1;
+      for (const feature of example.features) {
+        const row = weights.get(feature)!;
+        const square = squares.get(feature)!;
+        for (let c = 0; c < classes; c++) {
+          const g = weight * gradient[c]! + l2 * row[c]!;
+          square[c]! += g * g;
+          row[c]! -= (learningRate * g) / Math.sqrt(square[c]!);
+        }
+      }
+    }
+  }
+  return model;
+}
