@@ -266,3 +266,25 @@ test('without a lexicon there are no aspects, and the rest is still there', () =
   expect(dataset.entities.technicians[0]!.mention_count).toBe(7);
   expect(dataset.faq).toEqual(editorial.faq);
 });
+
+describe('topics for every size', () => {
+  test('a business with 20 or 40 reviews gets at least three topics, each with ids and a rating', async () => {
+    const { loadContent } = await import('../../content/load-content.ts');
+    const content = await loadContent({
+      contentDir: new URL('../../../content', import.meta.url).pathname,
+      siteUrl: 'https://reviews.test',
+    });
+    for (const n of [20, 40]) {
+      const reviews = content.reviews.slice(0, n);
+      const insights = buildInsights(content.business, reviews, content.editorial, content.lexicon);
+      expect(insights.topics.length, `${n} reviews`).toBeGreaterThanOrEqual(3);
+      for (const topic of insights.topics) {
+        expect(topic.review_ids.length).toBe(topic.review_count);
+        expect(topic.review_count).toBeGreaterThanOrEqual(2);
+        expect(topic.review_ids.every((id) => reviews.some((r) => r.id === id))).toBe(true);
+        expect(topic.average_rating).not.toBeNull();
+        expect(topic.label).toMatch(/^[a-z][a-z &'-]+$/);
+      }
+    }
+  });
+});

@@ -61,7 +61,7 @@ export function buildInsights(
     review_count: reviews.length,
     aspects,
     entities: computeEntities(business, analyses),
-    topics: computeTopics(analyses, topicExclusions(business, lexicon)),
+    topics: computeTopics(analyses, topicExclusions(business, lexicon), business.services),
     faq: editorial.faq,
     summary: computeSummary(aspects, reviews.length, editorial.summary),
   };

@@ -15,6 +15,10 @@ export const TOPIC_MAX_SHARE = 0.5;
 export const TOPIC_MERGE_OVERLAP = 0.5;
 export const TOPIC_KEYWORDS_MAX = 6;
 export const TOPIC_REVIEW_IDS_MAX = 100;
+/** Below this many reviews a phrase in two reviews already recurs. */
+export const SMALL_BUSINESS_REVIEWS = 100;
+/** A business gets at least this many topics when its reviews allow it (its services fill in). */
+export const TOPICS_MIN = 3;
 
 export const TopicSchema = z.object({
   id: z.string(),
@@ -154,6 +158,7 @@ function slug(text: string): string {
 export function computeTopics(
   analyses: readonly ReviewAnalysis[],
   excluded: ReadonlySet<string>,
+  services: readonly { id: string; name: string }[] = [],
 ): Topic[] {
   const reviewsOf = new Map<string, Set<number>>();
   analyses.forEach((analysis, index) => {
@@ -165,7 +170,10 @@ export function computeTopics(
       }
     }
   });
-  const minReviews = Math.max(TOPIC_MIN_REVIEWS, Math.ceil(analyses.length * 0.01));
+  const minReviews =
+    analyses.length < SMALL_BUSINESS_REVIEWS
+      ? 2
+      : Math.max(TOPIC_MIN_REVIEWS, Math.ceil(analyses.length * 0.01));
   const maxReviews = Math.max(minReviews, Math.floor(analyses.length * TOPIC_MAX_SHARE));
   const candidates = [...reviewsOf]
     .filter(([, set]) => set.size >= minReviews && set.size <= maxReviews)
@@ -195,15 +203,39 @@ export function computeTopics(
     }
   }
 
-  return groups
+  const fromPhrases = groups.map((group) => ({
+    label: group.phrases[0]!,
+    keywords: group.phrases.slice(0, TOPIC_KEYWORDS_MAX),
+    reviews: group.reviews,
+  }));
+  // Too few recurring phrases (a small business): the services its reviews are about are topics
+  // a person would name too ("roof replacement", "seamless gutters & guards").
+  if (fromPhrases.length < TOPICS_MIN) {
+    const taken = new Set(fromPhrases.map((topic) => slug(topic.label)));
+    const byService = services
+      .map((service) => ({
+        label: service.name.toLowerCase(),
+        keywords: [service.name.toLowerCase()],
+        reviews: new Set(
+          analyses.flatMap((analysis, index) =>
+            analysis.review.service_ids.includes(service.id) ? [index] : [],
+          ),
+        ),
+      }))
+      .filter((topic) => topic.reviews.size >= 2 && !taken.has(slug(topic.label)))
+      .sort((a, b) => b.reviews.size - a.reviews.size || (a.label < b.label ? -1 : 1));
+    fromPhrases.push(...byService.slice(0, TOPICS_MAX - fromPhrases.length));
+  }
+
+  return fromPhrases
     .map((group) => {
       const reviews: Review[] = [...group.reviews]
         .map((index) => analyses[index]!.review)
         .sort(compareNewestFirst);
       return {
-        id: slug(group.phrases[0]!),
-        label: group.phrases[0]!,
-        keywords: group.phrases.slice(0, TOPIC_KEYWORDS_MAX),
+        id: slug(group.label),
+        label: group.label,
+        keywords: group.keywords,
         review_count: reviews.length,
         average_rating: roundedMean(
           reviews.reduce((sum, r) => sum + r.rating, 0),
