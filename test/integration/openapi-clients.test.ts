@@ -102,7 +102,7 @@ describe('the document', () => {
 
   test('the MCP and hub operations document every status they answer', () => {
     expect(Object.keys(doc.paths[PATHS.mcp]!.post!.responses).sort()).toEqual(
-      ['200', '202', '400', '403', '404', '406', '413', '415', '429'].sort(),
+      ['200', '202', '400', '403', '404', '406', '413', '415', '429', '500'].sort(),
     );
     expect(Object.keys(doc.paths[PATHS.hub]!.post!.responses).sort()).toEqual(
       ['202', '400', '403', '405', '413', '415', '429'].sort(),
