@@ -5,7 +5,7 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkbox, editor, input, select } from '@inquirer/prompts';
+import { checkbox, input, select } from '@inquirer/prompts';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import {
   CHECKS,
@@ -82,7 +82,10 @@ async function main(): Promise<void> {
       title: values.title ?? ((await input({ message: 'Title (optional)' })) || undefined),
       text:
         values.text ??
-        (await editor({ message: 'Review text', validate: CHECKS.text, waitForUserInput: false })),
+        (await input({
+          message: 'Review text (one line here; edit the file for paragraphs)',
+          validate: CHECKS.text,
+        })),
       source:
         values.source ??
         (await select({
