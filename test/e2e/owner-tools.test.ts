@@ -2,6 +2,8 @@
 // content: import-reviews (Google and CSV exports), re-import, update in place, refusals that
 // write nothing, new-review with flags, then validate-content and a build that publishes the
 // result. The new-review prompts' validation is driven through @inquirer/testing.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -231,6 +233,59 @@ describe('new-review', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('--date: required');
   });
+
+  test('in a terminal it asks for each field, refuses a bad one as you type, and writes the file', async () => {
+    if (!existsSync('/usr/bin/script')) throw new Error('/usr/bin/script (util-linux) is missing');
+    // A pseudo-terminal from script(1), so the prompts run exactly as for a person.
+    const child = spawn(
+      '/usr/bin/script',
+      ['-qfec', `"${process.execPath}" scripts/new-review.ts`, '/dev/null'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, CONTENT_DIR: content, TERM: 'xterm' },
+      },
+    );
+    let screen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString('utf8').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    });
+    const waitFor = async (text: string) => {
+      const deadline = Date.now() + 20_000;
+      while (!screen.includes(text)) {
+        if (Date.now() > deadline)
+          throw new Error(`no "${text}" on screen:\n${screen.slice(-800)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const answer = async (prompt: string, keys: string) => {
+      await waitFor(prompt);
+      screen = '';
+      child.stdin.write(keys);
+    };
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await answer('Stars (1-5)', '7\r');
+    await waitFor('a whole number of stars from 1 to 5');
+    child.stdin.write('\x7f4\r');
+    await answer('Date (YYYY-MM-DD)', '\x15'.repeat(1) + '2025-09-01\r');
+    await answer('Author as shown', 'Pty Tester\r');
+    await answer('Location (optional)', '\r');
+    await answer('Title (optional)', '\r');
+    await answer('Review text', 'Solid work on the gutters.\r');
+    await answer('Where was it written?', '\r');
+    await answer('Link to it (optional)', '\r');
+    await answer('How was it verified?', '\r');
+    await answer('Technicians (space to pick)', ' \r');
+    await answer('Services (space to pick)', '\r');
+    await answer('Service area', '\r');
+    await waitFor('wrote ');
+    await exited;
+    const file = await readFile(path.join(content, 'reviews/2025-09-01-pty-tester.md'), 'utf8');
+    expect(file).toContain('rating: 4');
+    expect(file).toContain('author: "Pty Tester"');
+    expect(file).toContain('technicians: ["mike-alvarez"]');
+    expect(file).toContain('Solid work on the gutters.');
+    expect((await run('scripts/validate-content.ts', [])).code).toBe(0);
+  }, 60_000);
 
   test('the prompts validate as you type', async () => {
     const { answer, events, getScreen } = await render(input, {
