@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHECKS } from '../../src/content/new-review.ts';
 import { FIXTURE_CONTENT, ROOT, distPath, runScript } from '../support/build-site.ts';
 
+/** Terminal control sequences (colours, cursor moves), stripped to read the screen as text. */
+const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
 const GBP = path.join(ROOT, 'test/fixtures/import/gbp-page.json');
 const CSV = path.join(ROOT, 'test/fixtures/import/export.csv');
 let work: string;
@@ -247,7 +249,7 @@ describe('new-review', () => {
     );
     let screen = '';
     child.stdout.on('data', (chunk: Buffer) => {
-      screen += chunk.toString('utf8').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+      screen += chunk.toString('utf8').replace(ANSI_ESCAPE, '');
     });
     const waitFor = async (text: string) => {
       const deadline = Date.now() + 20_000;
