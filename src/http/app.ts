@@ -1,8 +1,6 @@
 // The Express adapter: composes CORS, the body limit, the read API, the static site, Astro's
 // handler for anything not pre-rendered, and the JSON 404/405/413 answers. Called by src/server.ts
 // and the integration tests; reads no environment.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import express, {
   type NextFunction,
   type Request,
@@ -14,28 +12,28 @@ import { PATHS } from '../core/site.ts';
 import { createMcpHandler } from '../mcp/handler.ts';
 import { mcpDepsFor, type PublishedSite } from './published-site.ts';
 import { sendWebResponse, toWebRequest } from './web-adapter.ts';
-import { CORS_HEADERS, sendError, sendMethodNotAllowed } from './respond.ts';
+import { sendError, sendMethodNotAllowed } from './respond.ts';
+import {
+  CORS_HEADERS,
+  MAX_REQUEST_BODY_BYTES,
+  PREFLIGHT_HEADERS,
+  READ_METHODS,
+  declaresTooLarge,
+  isReadMethod,
+} from './rules.ts';
+import { createHealthRoute } from './routes/health.ts';
+import { createNotFoundRoute } from './routes/not-found.ts';
 import type { RequestListener, ServerResponse } from 'node:http';
 import { createFastPath } from './fast-path.ts';
 import type { PreparedRepresentation } from './respond.ts';
 import { createReviewsApi, type ReviewsApi } from './routes/reviews-api.ts';
-import { READ_METHODS, createStaticFiles, prepareInMemoryFiles } from './routes/static-files.ts';
+import { createStaticFiles, prepareInMemoryFiles } from './routes/static-files.ts';
 import { createHubRoute } from './routes/hub.ts';
 import { TRUST_NOTHING, clientAddress, type TrustProxy } from './client-address.ts';
 import type { Logger, RequestLogger } from '../ops/logger.ts';
 import { routeOf, type Metrics } from '../ops/metrics.ts';
 import type { Hub } from '../hub/hub.ts';
 import type { StoreHealth } from '../hub/store.ts';
-
-/** Largest request body any endpoint accepts (MCP and hub requests are small forms or JSON-RPC). */
-export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
-
-const PREFLIGHT_HEADERS = {
-  'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
-  'Access-Control-Allow-Headers':
-    'Content-Type, Accept, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
-  'Access-Control-Max-Age': '86400',
-};
 
 export interface AppOptions {
   site: PublishedSite;
@@ -87,8 +85,7 @@ function refuseMalformedHost(res: ServerResponse): void {
 
 function readOnly(handler: (req: Request, res: Response) => void): RequestHandler {
   return (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      return sendMethodNotAllowed(res, READ_METHODS);
+    if (!isReadMethod(req.method)) return sendMethodNotAllowed(res, READ_METHODS);
     handler(req, res);
   };
 }
@@ -126,13 +123,8 @@ export function createRequestListener(options: AppOptions): RequestListener {
   };
 }
 
-export function createApp(
-  options: AppOptions,
-  parts: SharedParts = {
-    inMemory: prepareInMemoryFiles(options.site, options.siteUrl),
-    api: createReviewsApi(options.site),
-  },
-): express.Express {
+/** The Express app behind the fast path, as a route table. */
+function createApp(options: AppOptions, parts: SharedParts): express.Express {
   const { site, siteUrl, astroHandler } = options;
   const trust = options.trustProxy ?? TRUST_NOTHING;
   const logError = (error: unknown) =>
@@ -159,19 +151,9 @@ export function createApp(
     ),
   );
 
-  // The hub reads its own bounded form and answers in plain text (docs/decisions.md#websub-hub).
-  // GET /healthz: for load balancers and orchestrators; 503 when the hub's store does not answer.
-  app.get('/healthz', async (_req, res) => {
-    const store = options.health ? await options.health() : undefined;
-    const ok = store === undefined || store.ok;
-    res.status(ok ? 200 : 503).set({ 'Cache-Control': 'no-store', ...CORS_HEADERS });
-    res.json({
-      status: ok ? 'ok' : 'unavailable',
-      reviews: site.index.count,
-      store: store ?? null,
-    });
-  });
+  app.get('/healthz', createHealthRoute(site.index.count, options.health));
 
+  // The hub reads its own bounded form and answers in plain text (docs/decisions.md#websub-hub).
   if (options.hub) {
     const hub = createHubRoute(options.hub, trust);
     app.all(PATHS.hub, (req, res, next) => {
@@ -187,8 +169,7 @@ export function createApp(
       res.set(PREFLIGHT_HEADERS).status(204).end();
       return;
     }
-    const length = Number(req.get('content-length') ?? 0);
-    if (length > MAX_REQUEST_BODY_BYTES) {
+    if (declaresTooLarge(req.get('content-length'), MAX_REQUEST_BODY_BYTES)) {
       res.set('Connection', 'close');
       return sendError(
         res,
@@ -213,19 +194,7 @@ export function createApp(
   );
   if (astroHandler) app.use(astroHandler);
 
-  // Browsers get the site's 404 page, API clients (and `*/*`) the JSON error.
-  const notFoundPage = site.files.get('/404.html');
-  app.use(async (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      return sendMethodNotAllowed(res, READ_METHODS);
-    if (notFoundPage && req.accepts(['json', 'html']) === 'html') {
-      const page = await readFile(path.join(site.clientDir, notFoundPage.file));
-      res.status(404).set({ 'Content-Type': notFoundPage.type, 'Cache-Control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : page);
-      return;
-    }
-    sendError(res, 404, 'not_found', 'no such page or file; see /openapi.json for the endpoints');
-  });
+  app.use(createNotFoundRoute(site));
 
   // One catch-all: core's ValidationError is a 400; a client error from a parser keeps its status;
   // anything else is logged and answered without detail.

@@ -5,13 +5,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendRepresentation, type PreparedRepresentation } from './respond.ts';
 import type { ReviewsApi } from './routes/reviews-api.ts';
+import { isReadMethod } from './rules.ts';
 
 export function createFastPath(
   inMemory: ReadonlyMap<string, PreparedRepresentation>,
   api: Pick<ReviewsApi, 'cachedForUrl'>,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    if (!isReadMethod(req.method)) return false;
     const length = req.headers['content-length'];
     if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined)
       return false;

@@ -5,11 +5,9 @@ import type { Response } from 'express';
 import { listedIssues, type Issue } from '../core/errors.ts';
 import { isNotModified } from '../core/http-cache.ts';
 import { CONTENT_TYPES } from '../core/site.ts';
+import { CORS_HEADERS } from './rules.ts';
 
-export const CORS_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'ETag, Link, Mcp-Session-Id',
-} as const;
+export { CORS_HEADERS } from './rules.ts';
 
 export interface Representation {
   body: Buffer;

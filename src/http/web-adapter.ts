@@ -1,6 +1,7 @@
 // Node ↔ web-standard glue, so a `(Request) => Promise<Response>` handler (MCP) runs inside Express.
 import { Readable } from 'node:stream';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import { isReadMethod } from './rules.ts';
 
 export function toWebRequest(req: ExpressRequest): Request {
   const headers = new Headers();
@@ -8,7 +9,7 @@ export function toWebRequest(req: ExpressRequest): Request {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.set(name, value);
   }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const hasBody = !isReadMethod(req.method);
   const url = `http://${req.headers.host || 'localhost'}${req.originalUrl}`;
   return new Request(url, {
     method: req.method,

@@ -5,11 +5,18 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpDeps } from './deps.ts';
 import { RateLimiter } from '../hub/rate-limit.ts';
+import {
+  CORS_HEADERS,
+  MAX_REQUEST_BODY_BYTES,
+  MCP_PREFLIGHT_HEADERS,
+  declaresTooLarge,
+  mediaTypeOf,
+} from '../http/rules.ts';
 import { createMcpServer } from './server.ts';
 import { createSessionToken, verifySessionToken } from './session.ts';
 
-/** Request bodies are JSON-RPC messages; 64 KiB is far above any legitimate call. */
-export const MCP_MAX_BODY_BYTES = 64 * 1024;
+/** Request bodies are JSON-RPC messages; the shared limit is far above any legitimate call. */
+export const MCP_MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 /** Largest JSON-RPC batch accepted from clients of protocol versions that still have batches. */
 export const MCP_MAX_BATCH = 10;
 /** Batches were removed from MCP in this version; its clients (and later ones) may not send them. */
@@ -35,16 +42,7 @@ export interface McpHandlerOptions {
   now?: () => number;
 }
 
-const CORS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Mcp-Session-Id',
-} as const;
-const PREFLIGHT = {
-  ...CORS,
-  'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version',
-  'Access-Control-Max-Age': '86400',
-};
+const CORS = CORS_HEADERS;
 
 type JsonRpcId = string | number | null;
 
@@ -65,8 +63,7 @@ function jsonRpcError(
 
 /** Reads at most `limit` bytes; undefined when the body is larger. */
 async function readBody(request: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > limit) return undefined;
+  if (declaresTooLarge(request.headers.get('content-length'), limit)) return undefined;
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -85,7 +82,7 @@ async function readBody(request: Request, limit: number): Promise<string | undef
 }
 
 function isJsonContentType(value: string | null): boolean {
-  return value !== null && value.split(';')[0]!.trim().toLowerCase() === 'application/json';
+  return mediaTypeOf(value) === 'application/json';
 }
 
 function acceptsBoth(value: string | null): boolean {
@@ -140,7 +137,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
 
   const handle = async (request: Request, context: McpRequestContext): Promise<Response> => {
     if (request.method === 'OPTIONS')
-      return new Response(null, { status: 204, headers: PREFLIGHT });
+      return new Response(null, { status: 204, headers: MCP_PREFLIGHT_HEADERS });
     const origin = request.headers.get('origin');
     // Streamable HTTP §security: validate Origin against DNS rebinding; no Origin (non-browser) is fine.
     if (origin !== null && !isAllowedOrigin(origin, request.headers.get('host'))) {

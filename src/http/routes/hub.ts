@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { Hub } from '../../hub/hub.ts';
 import { CONTENT_TYPES } from '../../core/site.ts';
 import { clientAddress, type TrustProxy } from '../client-address.ts';
+import { declaresTooLarge, mediaTypeOf } from '../rules.ts';
 
 /** A hub request is a short form: callback (≤ 2 KiB), topic, lease and a secret under 200 bytes. */
 export const HUB_MAX_BODY_BYTES = 16 * 1024;
@@ -19,6 +20,7 @@ function sendText(
   res.end(body.endsWith('\n') ? body : `${body}\n`);
 }
 
+/** At most `limit` bytes; undefined (reading paused, the connection to be closed) past it. */
 function readForm(req: Request, limit: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -43,11 +45,10 @@ export function createHubRoute(hub: Hub, trust: TrustProxy) {
       res.setHeader('Allow', 'POST, OPTIONS');
       return sendText(res, 405, 'use POST with an application/x-www-form-urlencoded body');
     }
-    const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/x-www-form-urlencoded') {
+    if (mediaTypeOf(req.get('content-type')) !== 'application/x-www-form-urlencoded') {
       return sendText(res, 415, 'Content-Type must be application/x-www-form-urlencoded');
     }
-    if (Number(req.get('content-length') ?? 0) > HUB_MAX_BODY_BYTES) {
+    if (declaresTooLarge(req.get('content-length'), HUB_MAX_BODY_BYTES)) {
       res.setHeader('Connection', 'close');
       return sendText(res, 413, `hub requests are limited to ${HUB_MAX_BODY_BYTES} bytes`);
     }

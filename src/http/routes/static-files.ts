@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import { cacheControlForPath, isTopicPath, topicLinkHeader } from '../../core/site.ts';
 import type { PublishedSite, StaticFile } from '../published-site.ts';
+import { READ_METHODS, isReadMethod } from '../rules.ts';
 import {
   prepareRepresentation,
   sendError,
@@ -14,8 +15,6 @@ import {
   type PreparedRepresentation,
   type Representation,
 } from '../respond.ts';
-
-export const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 
 function representationOf(
   site: PublishedSite,
@@ -68,16 +67,14 @@ export function createStaticFiles(
       // `/reviews/<id>` → `/reviews/<id>/`, the record's canonical `url`.
       if (!urlPath.endsWith('/') && site.files.has(`${urlPath}/`)) {
         const query = req.originalUrl.slice(req.path.length);
-        if (req.method !== 'GET' && req.method !== 'HEAD')
-          return sendMethodNotAllowed(res, READ_METHODS);
+        if (!isReadMethod(req.method)) return sendMethodNotAllowed(res, READ_METHODS);
         res.redirect(301, `${req.path}/${query}`);
         return;
       }
       next();
       return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      return sendMethodNotAllowed(res, READ_METHODS);
+    if (!isReadMethod(req.method)) return sendMethodNotAllowed(res, READ_METHODS);
     const prepared = inMemory.get(urlPath);
     if (prepared) return sendRepresentation(req, res, prepared);
     const bytes = await readFile(path.join(site.clientDir, entry.file));

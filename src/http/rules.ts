@@ -1,0 +1,48 @@
+// The HTTP rules every part of the server shares: the Express routes, the fast path in front of
+// them and the web-standard MCP handler (which must also run alone on a serverless host). CORS on
+// every answer, the preflight, the body limit, media types and read methods each have one home
+// here. No I/O of its own.
+
+/** Sent on every answer, errors included (docs/decisions.md#http). */
+export const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag, Link, Mcp-Session-Id',
+} as const;
+
+/** The answer to an OPTIONS preflight, for the site and API paths. */
+export const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
+  'Access-Control-Allow-Headers':
+    'Content-Type, Accept, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
+  'Access-Control-Max-Age': '86400',
+} as const;
+
+/** The preflight of /mcp, which accepts POST only. */
+export const MCP_PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version',
+  'Access-Control-Max-Age': '86400',
+} as const;
+
+/** Largest request body any endpoint accepts (MCP and hub requests are small forms or JSON-RPC). */
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
+
+/** Methods a read-only path answers (OPTIONS being the preflight). */
+export const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+
+/** GET or HEAD: the methods that read. */
+export function isReadMethod(method: string | undefined): boolean {
+  return method === 'GET' || method === 'HEAD';
+}
+
+/** The media type of a Content-Type value, lower-cased, without parameters ('' when absent). */
+export function mediaTypeOf(contentType: string | null | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** A declared Content-Length over `limit` (the body is then refused before it is read). */
+export function declaresTooLarge(contentLength: string | null | undefined, limit: number): boolean {
+  return Number(contentLength ?? 0) > limit;
+}
