@@ -13,6 +13,7 @@ import { ContentError } from '../src/content/load-content.ts';
 import { loadLexicon } from '../src/content/load-lexicon.ts';
 import { createAspectAnalyzer, type AspectOpinion } from '../src/core/insights/aspects.ts';
 import { defaultAspectModel } from '../src/core/insights/model/default-model.ts';
+import { parseJsonLines } from '../src/core/insights/corpus.ts';
 import {
   LabelledSentenceSchema,
   bootstrapIntervals,
@@ -26,25 +27,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SET = 'test/fixtures/absa-own.jsonl';
 
 function parseLabelled(source: string, file: string): LabelledSentence[] {
-  const items: LabelledSentence[] = [];
-  source.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw new Error(`${file}:${index + 1}: not JSON (${(error as Error).message})`, {
-        cause: error,
-      });
-    }
-    const result = LabelledSentenceSchema.safeParse(value);
-    if (!result.success) {
-      const issue = result.error.issues[0]!;
-      throw new Error(`${file}:${index + 1}: ${issue.path.join('.') || 'line'}: ${issue.message}`);
-    }
-    items.push(result.data);
-  });
-  return items;
+  return parseJsonLines(file, source, LabelledSentenceSchema);
 }
 
 const show = (aspects: readonly AspectOpinion[]) =>

@@ -45,9 +45,9 @@ export const CorpusSentenceSchema = z
 
 export type CorpusSentence = z.infer<typeof CorpusSentenceSchema>;
 
-/** Parses one corpus file; every bad line is an error naming the file, line and field. */
-export function parseCorpusFile(file: string, source: string): CorpusSentence[] {
-  const sentences: CorpusSentence[] = [];
+/** Parses JSON lines against `schema`; a bad line is an error naming the file, line and field. */
+export function parseJsonLines<T>(file: string, source: string, schema: z.ZodType<T>): T[] {
+  const items: T[] = [];
   source.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     let value: unknown;
@@ -58,14 +58,19 @@ export function parseCorpusFile(file: string, source: string): CorpusSentence[] 
         cause: error,
       });
     }
-    const result = CorpusSentenceSchema.safeParse(value);
+    const result = schema.safeParse(value);
     if (!result.success) {
       const issue = result.error.issues[0]!;
       throw new Error(`${file}:${index + 1}: ${issue.path.join('.') || 'line'}: ${issue.message}`);
     }
-    sentences.push(result.data);
+    items.push(result.data);
   });
-  return sentences;
+  return items;
+}
+
+/** Parses one corpus file; every bad line is an error naming the file, line and field. */
+export function parseCorpusFile(file: string, source: string): CorpusSentence[] {
+  return parseJsonLines(file, source, CorpusSentenceSchema);
 }
 
 /** The coverage table as markdown: sentences per phenomenon × aspect, and labels per aspect × polarity. */
