@@ -1,13 +1,22 @@
-// The in-memory search index over what the build prepared (search-data.ts): posting lists per
-// rating, technician and service; a hashed byte-trigram index over the folded text so `query`
-// checks only candidate reviews; and answers assembled from byte ranges of the reviews.json body,
-// never re-serialized. Opened once per process by the server.
+// The in-memory search index over what the build prepared (search-data.ts): bitsets per rating,
+// technician and service; a suffix array over the folded text that gives the exact reviews
+// containing a query at a bounded cost (substring-index.ts); and answers assembled from byte ranges
+// of the reviews.json body, never re-serialized. Opened once per process by the server.
 import { IsoDateSchema } from './dates.ts';
 import { ValidationError, toIssues } from './errors.ts';
 import { compareNewestFirst, type Business, type Review } from './review.ts';
 import type { SearchParams, SearchResult, SinceResult } from './search.ts';
 import { buildSearchData, type SearchColumns } from './search-data.ts';
+import {
+  bitsetOf,
+  emptyBitset,
+  intersectRange,
+  unionInto,
+  wordsFor,
+  type Bitset,
+} from './bitset.ts';
 import { LruCache } from './lru-cache.ts';
+import { buildSubstringData, openSubstringIndex, type SubstringData } from './substring-index.ts';
 import { foldText } from './text.ts';
 
 export interface ReviewIndex {
@@ -28,16 +37,12 @@ export interface IndexSource {
   /** The `/reviews.json` body the offsets in `columns` point into. */
   reviewsJson: Buffer;
   columns: SearchColumns;
-  /** The folded search text (UTF-8). */
+  /** The folded search text (UTF-8, each review followed by the separator byte). */
   folded: Buffer;
+  /** Its suffix array and frequent-substring sets, prepared by the build. */
+  substrings: SubstringData;
 }
 
-// Hashed trigram buckets: collisions only add candidates, which the substring check removes.
-const BUCKET_BITS = 20;
-const BUCKETS = 1 << BUCKET_BITS;
-/** Buckets in more than this share of reviews are not stored: they would not narrow a search. */
-const STOP_SHARE = 0.2;
-const EMPTY = new Uint32Array(0);
 const MATCH_CACHE_ENTRIES = 1000;
 
 /** The reviews a search matches: how many in all, and the first `limit` of them. */
@@ -47,84 +52,36 @@ interface Match {
   /** For the cache's bound: entries, roughly. */
   size: number;
 }
-/** Checking one review's text costs about as much as scanning this many reviews with memmem. */
-const AVERAGE_SCAN_COST = 8;
 
-function bucketOf(a: number, b: number, c: number): number {
-  return (
-    (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b) ^ Math.imul(c, 0xc2b2ae35)) >>>
-    (32 - BUCKET_BITS)
-  );
-}
-
-/** First position in `list` (ascending) whose value is >= `value`. */
-function lowerBound(list: ArrayLike<number>, value: number, from = 0, to = list.length): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function postingLists(
+/**
+ * One bitset per key: the reviews having that key (a rating, a technician, a service). Sets with few
+ * members are kept as lists and turned into a bitset when a search asks for them.
+ */
+function keySets(
   count: number,
   keysOf: (index: number) => readonly number[],
   keys: number,
-): Uint32Array[] {
+): (key: number) => Bitset {
   const lists: number[][] = Array.from({ length: keys }, () => []);
   for (let index = 0; index < count; index += 1)
     for (const key of new Set(keysOf(index))) lists[key]?.push(index);
-  return lists.map((list) => Uint32Array.from(list));
+  const words = wordsFor(count);
+  const stored = lists.map((list) =>
+    list.length >= words ? bitsetOf(count, list) : Uint32Array.from(list),
+  );
+  return (key) => {
+    const set = stored[key];
+    if (set === undefined) return emptyBitset(count);
+    return lists[key]!.length >= words ? set : bitsetOf(count, set);
+  };
 }
 
-interface TrigramIndex {
-  starts: Uint32Array;
-  postings: Uint32Array;
-  stopped: Uint8Array;
-}
-
-/** Two passes over the folded bytes: count per bucket (once per review), then fill. */
-function buildTrigrams(folded: Buffer, offsets: readonly number[], count: number): TrigramIndex {
-  const counts = new Uint32Array(BUCKETS);
-  const last = new Int32Array(BUCKETS).fill(-1);
-  for (let doc = 0; doc < count; doc += 1) {
-    const end = offsets[doc + 1]! - 1;
-    for (let i = offsets[doc]!; i + 2 < end; i += 1) {
-      const bucket = bucketOf(folded[i]!, folded[i + 1]!, folded[i + 2]!);
-      if (last[bucket] !== doc) {
-        last[bucket] = doc;
-        counts[bucket]! += 1;
-      }
-    }
-  }
-  const limit = Math.max(64, Math.floor(count * STOP_SHARE));
-  const stopped = new Uint8Array(BUCKETS);
-  const starts = new Uint32Array(BUCKETS + 1);
-  for (let bucket = 0; bucket < BUCKETS; bucket += 1) {
-    const size = counts[bucket]!;
-    if (size > limit) stopped[bucket] = 1;
-    starts[bucket + 1] = starts[bucket]! + (size > limit ? 0 : size);
-  }
-  const postings = new Uint32Array(starts[BUCKETS]!);
-  const fill = starts.slice(0, BUCKETS);
-  last.fill(-1);
-  for (let doc = 0; doc < count; doc += 1) {
-    const end = offsets[doc + 1]! - 1;
-    for (let i = offsets[doc]!; i + 2 < end; i += 1) {
-      const bucket = bucketOf(folded[i]!, folded[i + 1]!, folded[i + 2]!);
-      if (last[bucket] !== doc && stopped[bucket] === 0) {
-        last[bucket] = doc;
-        postings[fill[bucket]!++] = doc;
-      }
-    }
-  }
-  return { starts, postings, stopped };
-}
-
-export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): ReviewIndex {
+export function openReviewIndex({
+  reviewsJson,
+  columns,
+  folded,
+  substrings,
+}: IndexSource): ReviewIndex {
   const {
     business,
     ids,
@@ -135,18 +92,20 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
   } = columns;
   const count = ids.length;
   const byId = new Map(ids.map((id, index) => [id, index]));
-  const ratingOf = Uint8Array.from(ratings);
-  const byRating = postingLists(count, (index) => [ratings[index]!], 6);
-  const byTechnician = postingLists(
+  const byRating = keySets(count, (index) => [ratings[index]!], 6);
+  // Reviews rated at least r, for r = 1..5 (min_rating rounds up: ratings are whole stars).
+  const atLeast: Bitset[] = [];
+  for (let rating = 5; rating >= 1; rating -= 1) {
+    const set = byRating(rating).slice();
+    if (rating < 5) unionInto(set, atLeast[rating + 1]!);
+    atLeast[rating] = set;
+  }
+  const byTechnician = keySets(
     count,
     (index) => columns.technicians[index]!,
     business.technicians.length,
   );
-  const byService = postingLists(
-    count,
-    (index) => columns.services[index]!,
-    business.services.length,
-  );
+  const byService = keySets(count, (index) => columns.services[index]!, business.services.length);
   const serviceIndex = new Map(business.services.map((service, index) => [service.id, index]));
   const technicianByName = new Map<string, number>();
   business.technicians.forEach((technician, index) => {
@@ -154,7 +113,7 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
       technicianByName.set(foldText(name.trim()), index);
     }
   });
-  const trigrams = buildTrigrams(folded, foldedOffsets, count);
+  const text = openSubstringIndex(folded, Uint32Array.from(foldedOffsets), substrings);
 
   /** [start, end) of the reviews dated within since..until (reviews are sorted by date desc). */
   function dateRange(since?: string, until?: string): [number, number] {
@@ -183,29 +142,6 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
     return [start, Math.max(start, end)];
   }
 
-  /** Reviews in [start, end) whose folded text contains `needle`, ascending. */
-  function scanMatches(needle: Buffer, start: number, end: number): Uint32Array {
-    const found: number[] = [];
-    const limit = foldedOffsets[end]!;
-    let position = folded.indexOf(needle, foldedOffsets[start]!);
-    while (position !== -1 && position < limit) {
-      const doc = lowerBound(foldedOffsets, position + 1) - 1;
-      if (position + needle.length <= foldedOffsets[doc + 1]! - 1) {
-        found.push(doc);
-        position = folded.indexOf(needle, foldedOffsets[doc + 1]!);
-      } else {
-        position = folded.indexOf(needle, position + 1);
-      }
-    }
-    return Uint32Array.from(found);
-  }
-
-  function containsNeedle(index: number, needle: Buffer): boolean {
-    return (
-      folded.subarray(foldedOffsets[index]!, foldedOffsets[index + 1]! - 1).indexOf(needle) !== -1
-    );
-  }
-
   // The same parameters always match the same reviews until the next build: remember recent ones
   // (MCP calls and first HTTP answers both come through here).
   const recentMatches = new LruCache<Match>(MATCH_CACHE_ENTRIES, MATCH_CACHE_ENTRIES * 110);
@@ -220,6 +156,9 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
     return found;
   }
 
+  // Every filter is a bitset over review numbers (the date range is a contiguous run of them), so a
+  // search costs one pass over count / 32 words per filter, whatever it matches; the text filter
+  // costs a bounded lookup in the substring index.
   function match(params: SearchParams): Match {
     if (params.mentions_service !== undefined && !serviceIndex.has(params.mentions_service)) {
       throw new ValidationError('invalid search parameters', [
@@ -231,75 +170,28 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
       ]);
     }
     const [start, end] = dateRange(params.since, params.until);
-    const lists: Uint32Array[] = [];
-    const checks: ((index: number) => boolean)[] = [];
+    const sets: Bitset[] = [];
     if (params.rating !== undefined) {
       if (params.min_rating !== undefined && params.rating < params.min_rating)
         return { total: 0, indices: [], size: 1 };
-      lists.push(byRating[params.rating] ?? EMPTY);
-    } else if (params.min_rating !== undefined) {
-      const min = params.min_rating;
-      checks.push((index) => ratingOf[index]! >= min);
+      sets.push(byRating(params.rating));
+    } else if (params.min_rating !== undefined && params.min_rating > 1) {
+      sets.push(atLeast[Math.ceil(params.min_rating)]!);
     }
     if (params.mentions_technician !== undefined) {
       const technician = technicianByName.get(foldText(params.mentions_technician.trim()));
-      lists.push(technician === undefined ? EMPTY : byTechnician[technician]!);
+      if (technician === undefined) return { total: 0, indices: [], size: 1 };
+      sets.push(byTechnician(technician));
     }
     if (params.mentions_service !== undefined)
-      lists.push(byService[serviceIndex.get(params.mentions_service)!]!);
+      sets.push(byService(serviceIndex.get(params.mentions_service)!));
     if (params.query !== undefined) {
       const needle = Buffer.from(foldText(params.query), 'utf8');
-      let narrowed = false;
-      for (let i = 0; i + 2 < needle.length; i += 1) {
-        const bucket = bucketOf(needle[i]!, needle[i + 1]!, needle[i + 2]!);
-        if (trigrams.stopped[bucket] === 0) {
-          narrowed = true;
-          lists.push(
-            trigrams.postings.subarray(trigrams.starts[bucket], trigrams.starts[bucket + 1]),
-          );
-        }
-      }
-      const smallest = Math.min(...lists.map((list) => list.length));
-      if (narrowed || smallest * AVERAGE_SCAN_COST < end - start) {
-        checks.push((index) => containsNeedle(index, needle));
-      } else {
-        // Only common trigrams (or a needle under 3 bytes) and no small list: one pass of memmem
-        // over the folded text of the date range finds the matching reviews exactly.
-        lists.push(scanMatches(needle, start, end));
-      }
+      // A query that folds to nothing (a lone combining mark) is in every review's text.
+      if (needle.length > 0) sets.push(text.reviewsContaining(needle));
     }
-
-    // Drive from the shortest posting list within the date range; the others are membership checks.
-    const ranged = lists.map((list) => ({
-      list,
-      from: lowerBound(list, start),
-      to: lowerBound(list, end),
-    }));
-    ranged.sort((a, b) => a.to - a.from - (b.to - b.from));
-    const [driver, ...others] = ranged;
-    for (const { list, from, to } of others) {
-      checks.unshift((index) => {
-        const at = lowerBound(list, index, from, to);
-        return at < to && list[at] === index;
-      });
-    }
-    const indices: number[] = [];
-    const limit = params.limit;
-    if (checks.length === 0) {
-      const total = driver ? driver.to - driver.from : end - start;
-      for (let k = 0; k < Math.min(limit, total); k += 1)
-        indices.push(driver ? driver.list[driver.from + k]! : start + k);
-      return { total, indices, size: indices.length + 1 };
-    }
-    let total = 0;
-    const visit = (index: number) => {
-      for (const check of checks) if (!check(index)) return;
-      total += 1;
-      if (indices.length < limit) indices.push(index);
-    };
-    if (driver) for (let k = driver.from; k < driver.to; k += 1) visit(driver.list[k]!);
-    else for (let index = start; index < end; index += 1) visit(index);
-    return { total, indices, size: indices.length + 1 };
+    const { total, first } = intersectRange(sets, start, end, params.limit);
+    return { total, indices: first, size: first.length + 1 };
   }
 
   const record = (index: number) =>
@@ -378,13 +270,23 @@ export function openReviewIndex({ reviewsJson, columns, folded }: IndexSource): 
   };
 }
 
-/** Builds the search data in memory and opens it: for tests and small in-process uses. */
-export function createReviewIndex(reviews: readonly Review[], business: Business): ReviewIndex {
+/**
+ * Builds the search data in memory and opens it: for tests and small in-process uses.
+ * `frequentMinSuffixes` lowers the frequent-substring threshold, so small tests exercise both ways
+ * a query is answered.
+ */
+export function createReviewIndex(
+  reviews: readonly Review[],
+  business: Business,
+  options: { frequentMinSuffixes?: number } = {},
+): ReviewIndex {
   const sorted = [...reviews].sort(compareNewestFirst);
   const data = buildSearchData(business, sorted);
+  const offsets = Uint32Array.from(data.columns.folded_offsets);
   return openReviewIndex({
     reviewsJson: Buffer.from(data.reviewsJson),
     columns: data.columns,
-    folded: Buffer.from(data.folded),
+    folded: data.folded,
+    substrings: buildSubstringData(data.folded, offsets, options.frequentMinSuffixes),
   });
 }

@@ -7,9 +7,10 @@ import {
   type Business,
   type Review,
 } from './review.ts';
+import { SEPARATOR } from './substring-index.ts';
 import { foldText } from './text.ts';
 
-export const SEARCH_DATA_VERSION = 1;
+export const SEARCH_DATA_VERSION = 2;
 
 export interface SearchColumns {
   version: typeof SEARCH_DATA_VERSION;
@@ -32,8 +33,11 @@ export interface SearchData {
   /** The exact `/reviews.json` body. */
   reviewsJson: string;
   columns: SearchColumns;
-  /** Title and text of every review, case- and accent-folded, newest first, UTF-8. */
-  folded: string;
+  /**
+   * Title and text of every review, case- and accent-folded, newest first, UTF-8, each followed by
+   * SEPARATOR (a byte UTF-8 never uses, so no search needle can span two reviews).
+   */
+  folded: Buffer;
 }
 
 /** Title and text as search sees them (case- and accent-insensitive). */
@@ -54,7 +58,8 @@ export function buildSearchData(business: Business, reviews: readonly Review[]):
   let offset = Buffer.byteLength(head);
   const technicianIndex = new Map(business.technicians.map((t, i) => [t.name, i]));
   const serviceIndex = new Map(business.services.map((s, i) => [s.id, i]));
-  const foldedParts: string[] = [];
+  const foldedParts: Buffer[] = [];
+  const separator = Buffer.from([SEPARATOR]);
   const foldedOffsets: number[] = [0];
   let foldedOffset = 0;
   reviews.forEach((review, index) => {
@@ -67,16 +72,15 @@ export function buildSearchData(business: Business, reviews: readonly Review[]):
     const length = Buffer.byteLength(record);
     recordOffsets.push(offset, offset + length);
     offset += length;
-    // Records are delimited by their offsets; the newline only keeps the file readable.
-    const folded = `${searchableText(review)}\n`;
-    foldedParts.push(folded);
-    foldedOffset += Buffer.byteLength(folded);
+    const folded = Buffer.from(searchableText(review), 'utf8');
+    foldedParts.push(folded, separator);
+    foldedOffset += folded.length + 1;
     foldedOffsets.push(foldedOffset);
   });
   parts.push(']}');
   return {
     reviewsJson: parts.join(''),
-    folded: foldedParts.join(''),
+    folded: Buffer.concat(foldedParts),
     columns: {
       version: SEARCH_DATA_VERSION,
       business,

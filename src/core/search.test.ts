@@ -241,7 +241,7 @@ describe('limit, total and count', () => {
 });
 
 describe('query over many reviews', () => {
-  // Words in most reviews fall in trigram buckets the index does not store; matching stays exact.
+  // Words in most reviews are answered from the review sets prepared for frequent substrings.
   const many = Array.from({ length: 1000 }, (_, i) =>
     makeReview({
       id: `m-${String(i).padStart(4, '0')}`,
@@ -253,6 +253,9 @@ describe('query over many reviews', () => {
     }),
   );
   test('common and rare words both match exactly', () => {
+    const index = createReviewIndex(many, makeBusiness(), { frequentMinSuffixes: 50 });
+    expect(index.search(parseSearchParams({ query: 'the roof', limit: 1 })).total).toBe(1000);
+    expect(index.search(parseSearchParams({ query: 'leaking', limit: 1 })).total).toBe(100);
     expect(search(many, { query: 'the roof', limit: 1 }).total).toBe(1000);
     expect(search(many, { query: 'leaking', limit: 1 }).total).toBe(100);
     expect(search(many, { query: 'case 999.', limit: 5 }).reviews.map((r) => r.id)).toEqual([
@@ -262,6 +265,85 @@ describe('query over many reviews', () => {
       ['m-0990'],
     );
     expect(search(many, { query: 'looks great, case 990', limit: 5 }).total).toBe(0);
+  });
+});
+
+describe('every mix of filters', () => {
+  // Random reviews and random searches, answered by the index (with a threshold low enough that
+  // common needles come from the prepared sets) and by a plain scan; they must agree exactly.
+  let state = 17;
+  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const words = ['roof', 'leak', 'Gutter', 'crew', 'Núñez', 'fast', 'ok', 'tile', 'a', 'é'];
+  const dates = ['2021-03-04', '2022-07-01', '2022-07-02', '2023-12-31', '2024-05-05'];
+  const business = makeBusiness();
+  const reviews = Array.from({ length: 400 }, (_, i) =>
+    makeReview({
+      id: `r-${String(i).padStart(3, '0')}`,
+      date: pick(dates),
+      rating: 1 + Math.floor(next() * 5),
+      title: next() < 0.3 ? `${pick(words)} ${pick(words)}` : null,
+      text: Array.from({ length: 1 + Math.floor(next() * 12) }, () => pick(words)).join(' '),
+      technicians: next() < 0.4 ? [pick(business.technicians).name] : [],
+      service_ids: next() < 0.5 ? [pick(business.services).id] : [],
+    }),
+  );
+  const fold = (value: string) =>
+    value
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase();
+  const sorted = [...reviews].sort((a, b) =>
+    a.date !== b.date ? (a.date > b.date ? -1 : 1) : a.id < b.id ? -1 : 1,
+  );
+  const index = createReviewIndex(reviews, business, { frequentMinSuffixes: 8 });
+
+  test('the index agrees with a plain scan on 500 random searches', () => {
+    for (let round = 0; round < 500; round += 1) {
+      const input: SearchInput = { limit: 1 + Math.floor(next() * 30) };
+      if (next() < 0.3) input.rating = 1 + Math.floor(next() * 5);
+      if (next() < 0.3) input.min_rating = 1 + Math.floor(next() * 8) / 2;
+      if (next() < 0.3) input.since = pick(dates);
+      if (next() < 0.3) input.until = pick(dates);
+      if (input.since && input.until && input.since > input.until) delete input.until;
+      if (next() < 0.6) {
+        const word = pick(words);
+        const from = Math.floor(next() * word.length);
+        input.query =
+          next() < 0.5
+            ? word.slice(from, from + 1 + Math.floor(next() * 3))
+            : `${word} ${pick(words)}`;
+      }
+      if (next() < 0.2)
+        input.mentions_technician = pick(['mikey', 'SAM LEE', 'mike-alvarez', 'nobody']);
+      if (next() < 0.2) input.mentions_service = pick(business.services).id;
+      const params = parseSearchParams(input);
+      const technician = business.technicians.find((t) =>
+        [t.id, t.name, ...(t.aliases ?? [])].some(
+          (name) => fold(name) === fold(params.mentions_technician ?? ''),
+        ),
+      );
+      const expected = sorted.filter(
+        (review) =>
+          (params.rating === undefined || review.rating === params.rating) &&
+          (params.min_rating === undefined || review.rating >= params.min_rating) &&
+          (params.since === undefined || review.date >= params.since) &&
+          (params.until === undefined || review.date <= params.until) &&
+          (params.mentions_technician === undefined ||
+            (technician !== undefined && review.technicians.includes(technician.name))) &&
+          (params.mentions_service === undefined ||
+            review.service_ids.includes(params.mentions_service)) &&
+          (params.query === undefined ||
+            fold(review.title ? `${review.title}\n${review.text}` : review.text).includes(
+              fold(params.query),
+            )),
+      );
+      const result = index.search(params);
+      expect({ total: result.total, ids: ids(result) }, JSON.stringify(params)).toEqual({
+        total: expected.length,
+        ids: expected.slice(0, params.limit).map((review) => review.id),
+      });
+    }
   });
 });
 

@@ -46,14 +46,14 @@ export async function loadPublishedSite(distDir: string): Promise<PublishedSite>
   }
   const readJson = (urlPath: string): unknown =>
     JSON.parse(files.get(urlPath)!.bytes!.toString('utf8'));
-  const { columns, folded } = await readSearchFiles(distDir);
+  const { columns, folded, substrings } = await readSearchFiles(distDir);
   const reviewsJson = files.get(PATHS.reviews)!.bytes!;
   return {
     distDir,
     clientDir,
     lastModified: new Date(manifest.last_modified),
     files,
-    index: openReviewIndex({ reviewsJson, columns, folded }),
+    index: openReviewIndex({ reviewsJson, columns, folded, substrings }),
     summary: { business: columns.business, aggregate_rating: columns.aggregate_rating },
     insights: readJson(PATHS.insights) as InsightsDataset,
     readDataset: () => readJson(PATHS.reviews) as ReviewsDataset,
