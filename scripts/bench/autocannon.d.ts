@@ -11,6 +11,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Each connection cycles through these; setupRequest may rewrite a request before it is sent. */
+    requests?: { setupRequest?: (request: { path: string }) => { path: string } }[];
   }
 
   interface Histogram {

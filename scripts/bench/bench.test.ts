@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseBenchConfig } from './config.ts';
 import { createRandom } from './prng.ts';
+import { MIX_KINDS, searchMix } from './search-mix.ts';
 import {
   END_DATE,
   checkPools,
@@ -149,5 +151,79 @@ describe('oracle', () => {
 
   it('answers since with every review on or after the date', () => {
     expect(expectedSince(reviews, '2025-01-01')).toEqual({ total: 3, ids: ['d', 'a', 'b'] });
+  });
+});
+
+describe('benchmark settings', () => {
+  it('defaults every setting', () => {
+    const config = parseBenchConfig({});
+    expect(config.BENCH_SIZES).toEqual([1000, 10_000, 100_000]);
+    expect(config.BENCH_DISTINCT_URLS).toBe(20_000);
+    expect(config.BENCH_REUSE_BUILD).toBe(false);
+  });
+
+  it('reads sizes, numbers, flags and lists', () => {
+    const config = parseBenchConfig({
+      BENCH_SIZES: '500, 2000',
+      BENCH_DURATION: '2.5',
+      BENCH_REUSE_BUILD: 'yes',
+      BENCH_SCENARIOS: 'Leak,MCP',
+    });
+    expect(config.BENCH_SIZES).toEqual([500, 2000]);
+    expect(config.BENCH_DURATION).toBe(2.5);
+    expect(config.BENCH_REUSE_BUILD).toBe(true);
+    expect(config.BENCH_SCENARIOS).toEqual(['leak', 'mcp']);
+  });
+
+  it.each([
+    ['BENCH_SIZES', '10k'],
+    ['BENCH_DURATION', '-1'],
+    ['BENCH_CONNECTIONS', '1.5'],
+    ['BENCH_REUSE_BUILD', 'maybe'],
+  ])('refuses %s=%s naming the variable', (name, value) => {
+    expect(() => parseBenchConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('refuses an unknown BENCH_ variable, naming the known ones', () => {
+    expect(() => parseBenchConfig({ BENCH_DURATON: '5' })).toThrow(
+      /BENCH_DURATON.*BENCH_DURATION/s,
+    );
+  });
+});
+
+describe('distinct search mix', () => {
+  const reviews: OracleReview[] = Array.from({ length: 300 }, (_, k) => ({
+    id: `r${k}`,
+    rating: 1 + (k % 5),
+    date: `2024-0${1 + (k % 9)}-1${k % 10}`,
+    title: k % 3 === 0 ? 'Great roof' : null,
+    text: `Crew ${k % 7} fixed the leak ${k % 11 === 0 ? 'and the gutters' : 'fast'}, word${k}.`,
+    technicians: k % 4 === 0 ? ['Sam Lee'] : [],
+    service_ids: k % 2 === 0 ? ['roof-repair'] : [],
+  }));
+  const options = {
+    reviews,
+    technicians: [{ id: 'sam-lee', name: 'Sam Lee', aliases: ['Sammy'] }],
+    services: ['roof-repair', 'gutters'],
+    count: 2000,
+    seed: 'mix-test',
+  };
+
+  it('draws distinct URLs of every kind, the same for the same seed', () => {
+    const mix = searchMix(options);
+    expect(new Set(mix.map((search) => search.path)).size).toBe(2000);
+    expect(new Set(mix.map((search) => search.kind))).toEqual(new Set(MIX_KINDS));
+    expect(mix.every((search) => search.query.limit >= 1 && search.query.limit <= 100)).toBe(true);
+    expect(searchMix(options).map((search) => search.path)).toEqual(
+      mix.map((search) => search.path),
+    );
+  });
+
+  it('draws query words across the frequency range, common and rare', () => {
+    const words = searchMix(options)
+      .filter((search) => search.kind === 'word')
+      .map((search) => search.query.query!);
+    expect(words).toContain('the');
+    expect(words.some((word) => /^word\d+$/.test(word))).toBe(true);
   });
 });

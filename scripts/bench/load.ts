@@ -2,6 +2,7 @@
 // (`taskset -c 1 node scripts/bench/load.ts '<json options>'`). Prints one JSON line: the figures,
 // the status codes and response sizes seen, and how busy this process was (a load generator at
 // 100% of its core means the figure is the generator's limit, not the server's).
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface LoadOptions {
@@ -12,6 +13,11 @@ export interface LoadOptions {
   connections: number;
   duration: number;
   timeout: number;
+  /**
+   * A JSON file listing request paths: sent round-robin from one counter shared by every
+   * connection, so with more paths than any cache holds, no answer is asked for twice in a row.
+   */
+  pathsFile?: string;
 }
 
 export interface LoadResult {
@@ -37,6 +43,10 @@ const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
 const statuses: Record<string, number> = {};
 let bytesMin = Number.POSITIVE_INFINITY;
 let bytesMax = 0;
+const paths = options.pathsFile
+  ? (JSON.parse(readFileSync(options.pathsFile, 'utf8')) as string[])
+  : undefined;
+let sent = 0;
 const cpuStart = process.cpuUsage();
 const started = performance.now();
 
@@ -50,6 +60,19 @@ const instance = autocannon(
     pipelining: 1,
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.body !== undefined ? { body: options.body } : {}),
+    ...(paths
+      ? {
+          requests: [
+            {
+              setupRequest: (request: { path: string }) => {
+                request.path = paths[sent % paths.length]!;
+                sent += 1;
+                return request;
+              },
+            },
+          ],
+        }
+      : {}),
   },
   (error, result) => {
     if (error) {

@@ -10,6 +10,7 @@ export interface OracleReview {
   text: string;
   /** Canonical technician names, as in reviews.json. */
   technicians: string[];
+  service_ids?: string[];
 }
 
 export interface OracleTechnician {
@@ -25,6 +26,7 @@ export interface OracleQuery {
   until?: string;
   query?: string;
   mentions_technician?: string;
+  mentions_service?: string;
   limit: number;
 }
 
@@ -40,6 +42,18 @@ export function fold(value: string): string {
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
+}
+
+// Folded title and text per review object, so many queries over one dataset fold each text once.
+const foldedTexts = new WeakMap<OracleReview, { title: string | null; text: string }>();
+
+function foldedOf(review: OracleReview): { title: string | null; text: string } {
+  let found = foldedTexts.get(review);
+  if (!found) {
+    found = { title: review.title === null ? null : fold(review.title), text: fold(review.text) };
+    foldedTexts.set(review, found);
+  }
+  return found;
 }
 
 /** Newest first: date descending, then id ascending (code-unit order). */
@@ -74,10 +88,13 @@ export function matches(
     const name = technicianName(technicians, query.mentions_technician);
     if (name === undefined || !review.technicians.includes(name)) return false;
   }
+  if (query.mentions_service !== undefined && !review.service_ids?.includes(query.mentions_service))
+    return false;
   if (query.query !== undefined) {
     const needle = fold(query.query);
-    const inTitle = review.title !== null && fold(review.title).includes(needle);
-    if (!inTitle && !fold(review.text).includes(needle)) return false;
+    const folded = foldedOf(review);
+    const inTitle = folded.title !== null && folded.title.includes(needle);
+    if (!inTitle && !folded.text.includes(needle)) return false;
   }
   return true;
 }

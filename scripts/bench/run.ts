@@ -18,11 +18,11 @@
 //
 // Timings are reported, never asserted: the exit code is 1 only when an answer is wrong.
 import { cpus, loadavg, totalmem } from 'node:os';
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_SEED, ensureContent, type ContentSet } from './generate.ts';
+import { ensureContent, type ContentSet } from './generate.ts';
+import { parseBenchConfig } from './config.ts';
+import { codeVersion, ensureBuild, type BuildReport } from './site-build.ts';
 import type { LoadOptions, LoadResult } from './load.ts';
 import { newestFirst, type OracleReview, type OracleTechnician } from './oracle.ts';
 import {
@@ -36,11 +36,9 @@ import {
   runLoad,
   startProcess,
   stopProcess,
-  timedBuild,
   waitForIdleProcess,
   waitForQuiet,
   waitForHttp,
-  type BuildFigures,
   type Started,
 } from './proc.ts';
 import {
@@ -59,18 +57,18 @@ import {
 } from './scenarios.ts';
 import type { CeilingAnswer } from './ceiling-server.ts';
 
-const env = process.env;
-const SIZES = (env['BENCH_SIZES'] ?? '1000,10000,100000').split(',').map(Number);
-const DURATION = Number(env['BENCH_DURATION'] ?? 10);
-const WARMUP = Number(env['BENCH_WARMUP'] ?? 2);
-const ROUNDS = Math.max(1, Number(env['BENCH_ROUNDS'] ?? 1));
-const QUIET_WAIT = Number(env['BENCH_QUIET_WAIT'] ?? 20);
-const CONNECTIONS = Number(env['BENCH_CONNECTIONS'] ?? 50);
-const SEED = env['BENCH_SEED'] ?? DEFAULT_SEED;
-const PORT_BASE = Number(env['BENCH_PORT'] ?? 47100);
-const REUSE_BUILD = ['1', 'true', 'yes'].includes(env['BENCH_REUSE_BUILD'] ?? '');
-const SCENARIOS = (env['BENCH_SCENARIOS'] ?? '').toLowerCase().split(',').filter(Boolean);
-const ENABLED = new Set((env['BENCH_TARGETS'] ?? TARGETS.join(',')).split(','));
+const config = parseBenchConfig();
+const SIZES = config.BENCH_SIZES;
+const DURATION = config.BENCH_DURATION;
+const WARMUP = config.BENCH_WARMUP;
+const ROUNDS = config.BENCH_ROUNDS;
+const QUIET_WAIT = config.BENCH_QUIET_WAIT;
+const CONNECTIONS = config.BENCH_CONNECTIONS;
+const SEED = config.BENCH_SEED;
+const PORT_BASE = config.BENCH_PORT;
+const REUSE_BUILD = config.BENCH_REUSE_BUILD;
+const SCENARIOS = config.BENCH_SCENARIOS;
+const ENABLED = new Set(config.BENCH_TARGETS);
 const SESSION_SECRET = 'bench-session-secret-0123456789abcdef';
 const SERVER_CPU = 0;
 const LOAD_CPU = 1;
@@ -84,10 +82,6 @@ const LOADER_BOUND = 0.9;
 
 const work = path.join(root, 'bench-work');
 const results = path.join(root, 'bench-results');
-
-for (const n of SIZES)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_SIZES: bad size ${n}`);
-if (!(DURATION > 0)) throw new Error('BENCH_DURATION must be a positive number of seconds');
 
 type Outcome =
   | {
@@ -144,7 +138,7 @@ interface ProcessFigures {
 interface SizeReport {
   n: number;
   content: { dir: string; generated: boolean; seconds: number };
-  build: (Omit<BuildFigures, 'log'> & { reused: boolean; output: string }) | undefined;
+  build: BuildReport | undefined;
   processes: Partial<Record<Target, ProcessFigures>>;
   datasetBytes: number;
   checks: Partial<Record<Target, string[]>>;
@@ -299,39 +293,6 @@ function writeCeilingAnswers(
   writeFileSync(path.join(dir, 'index.json'), JSON.stringify(index));
 }
 
-/** The commit measured and whether the working tree differed from it (read-only git calls). */
-function codeVersion(): { commit?: string; changedFiles?: number; hash: string } {
-  const git = (args: string[]) =>
-    execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  try {
-    return {
-      commit: git(['rev-parse', 'HEAD']).trim(),
-      changedFiles: git(['status', '--porcelain']).split('\n').filter(Boolean).length,
-      hash: codeHash(),
-    };
-  } catch {
-    return { hash: codeHash() };
-  }
-}
-
-/** Hash of what a build depends on besides content: src/, the build script and its config. */
-function codeHash(): string {
-  const hash = createHash('sha256');
-  const files = [
-    ...readdirSync(path.join(root, 'src'), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => path.join(entry.parentPath, entry.name)),
-    path.join(root, 'scripts/build.ts'),
-    path.join(root, 'astro.config.mjs'),
-    path.join(root, 'package-lock.json'),
-  ].sort();
-  for (const file of files) {
-    hash.update(path.relative(root, file));
-    hash.update(readFileSync(file));
-  }
-  return hash.digest('hex');
-}
-
 function emptyReport(n: number): SizeReport {
   return {
     n,
@@ -367,37 +328,7 @@ async function benchSize(n: number, position: number, report: SizeReport): Promi
     seconds: content.seconds,
   };
 
-  // Build (or reuse an identical earlier build when asked to).
-  const buildStamp = path.join(work, `dist-${n}.bench.json`);
-  const stamp = JSON.stringify({ content: content.stamp, siteUrl, code: codeHash() });
-  const previous = existsSync(buildStamp)
-    ? (JSON.parse(readFileSync(buildStamp, 'utf8')) as { stamp: string; build: BuildFigures })
-    : undefined;
-  if (REUSE_BUILD && previous?.stamp === stamp && existsSync(distDir)) {
-    const { log: output, ...figures } = previous.build;
-    report.build = { ...figures, reused: true, output };
-    log(
-      `build: reused ${path.relative(root, distDir)} (built in ${previous.build.seconds.toFixed(1)} s)`,
-    );
-  } else {
-    rmSync(buildStamp, { force: true });
-    log(`build: node scripts/build.ts → ${path.relative(root, distDir)} …`);
-    const build = await timedBuild({
-      CONTENT_DIR: content.dir,
-      DIST_DIR: distDir,
-      SITE_URL: siteUrl,
-    });
-    const { log: output, ...figures } = build;
-    report.build = { ...figures, reused: false, output: output.slice(-4000) };
-    if (build.exitCode !== 0)
-      throw new Error(
-        `build failed (exit ${build.exitCode}) after ${build.seconds.toFixed(0)} s at peak RSS ${build.peakRssMB.toFixed(0)} MB:\n${output.slice(-2000)}`,
-      );
-    writeFileSync(buildStamp, JSON.stringify({ stamp, build }));
-    log(
-      `build: ${build.seconds.toFixed(1)} s, peak RSS ${build.peakRssMB.toFixed(0)} MB (tree ${build.treePeakMB.toFixed(0)} MB; children: ${build.processes || 'none'})`,
-    );
-  }
+  report.build = await ensureBuild({ content, distDir, siteUrl, reuse: REUSE_BUILD, log });
 
   const technician =
     content.business.technicians.find((t) => t.id === 'marcus-bell') ??
