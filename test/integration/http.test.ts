@@ -184,6 +184,27 @@ describe('HEAD and OPTIONS', () => {
 });
 
 describe('search', () => {
+  test('the ETag follows the dataset and the canonical parameters: same search, same tag; 304 on a match', async () => {
+    const first = await get('/api/reviews/search?rating=5&limit=2');
+    const reordered = await get('/api/reviews/search?limit=2&rating=5.0');
+    const other = await get('/api/reviews/search?rating=5&limit=3');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect(reordered.headers.get('etag')).toBe(etag);
+    expect(Buffer.from(await reordered.arrayBuffer())).toEqual(
+      Buffer.from(await first.arrayBuffer()),
+    );
+    expect(other.headers.get('etag')).not.toBe(etag);
+    const datasetEtag = (await get('/reviews.json')).headers.get('etag');
+    expect(etag).toBe(
+      computeEtag(`${datasetEtag} search:${JSON.stringify({ rating: 5, limit: 2 })}`),
+    );
+    const again = await get('/api/reviews/search?rating=5&limit=2', {
+      headers: { 'If-None-Match': etag },
+    });
+    expect(again.status).toBe(304);
+  });
+
   test('answers {total, count, limit, reviews} newest first', async () => {
     const response = await get('/api/reviews/search?limit=3');
     expect(response.status).toBe(200);

@@ -1,11 +1,14 @@
 // GET/HEAD /api/reviews/search and /api/reviews/since/{date}: parse → core index → ready bytes.
 // Answers are cached per canonical parameters, and per raw URL for the fast path (fast-path.ts):
-// they cannot change until the next build.
+// they cannot change until the next build. An answer's bytes follow from the dataset and its
+// canonical parameters alone, so its ETag is a hash of the dataset's ETag and those parameters:
+// the same content gives the same ETag, a change to the dataset gives a new one, and no answer
+// body is hashed.
 import type { Request, Response } from 'express';
 import { computeEtag } from '../../core/http-cache.ts';
 import { LruCache } from '../../core/lru-cache.ts';
 import { parseSearchQuery } from '../../core/search.ts';
-import { CONTENT_TYPES, DATASET_CACHE_CONTROL } from '../../core/site.ts';
+import { CONTENT_TYPES, DATASET_CACHE_CONTROL, PATHS } from '../../core/site.ts';
 import type { PublishedSite } from '../published-site.ts';
 import {
   prepareRepresentation,
@@ -29,6 +32,7 @@ export interface ReviewsApi {
 }
 
 export function createReviewsApi(site: PublishedSite): ReviewsApi {
+  const datasetEtag = site.files.get(PATHS.reviews)?.etag ?? '';
   const byParams = new LruCache<CachedAnswer>(CACHE_ENTRIES, CACHE_BYTES);
   // Mostly the same bodies as byParams; its own byte bound keeps evicted ones from piling up.
   const byUrl = new LruCache<CachedAnswer>(CACHE_ENTRIES * 2, CACHE_BYTES);
@@ -39,7 +43,7 @@ export function createReviewsApi(site: PublishedSite): ReviewsApi {
       const body = render();
       const answer = prepareRepresentation({
         body,
-        etag: computeEtag(body),
+        etag: computeEtag(`${datasetEtag} ${key}`),
         type: CONTENT_TYPES.json,
         cacheControl: DATASET_CACHE_CONTROL,
         lastModified: site.lastModified,
