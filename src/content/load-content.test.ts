@@ -5,41 +5,34 @@ import os from 'node:os';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ReviewSchema } from '../core/review.ts';
+import { ReviewSchema, type Business } from '../core/review.ts';
 import { ContentError, loadContent, type ContentProblem } from './load-content.ts';
+import { makeBusiness } from '../../test/support/builders.ts';
 
 const SITE_URL = 'https://reviews.test.example';
 const REAL_CONTENT = path.resolve(import.meta.dirname, '../../content');
 
 type Json = Record<string, unknown>;
 
-function makeBusiness(overrides: Json = {}): Json {
-  return {
-    name: 'Test Roofing',
-    founded_year: 2005,
-    contact: { email: 'office@test-roofing.example' },
-    address: {
-      street_address: '1 Main St',
-      locality: 'Springfield',
-      region: 'OR',
-      postal_code: '97477',
-      country_code: 'US',
-    },
-    timezone: 'America/Los_Angeles',
-    services: [
-      { id: 'roof-replacement', name: 'Roof Replacement' },
-      { id: 'leak-repair', name: 'Leak Repair' },
-    ],
-    technicians: [
-      { id: 'mike-alvarez', name: 'Mike Álvarez', aliases: ['Mikey'] },
-      { id: 'sam-lee', name: 'Sam Lee' },
-    ],
-    service_areas: [
-      { id: 'springfield', name: 'Springfield' },
-      { id: 'eugene', name: 'Eugene' },
-    ],
-    ...overrides,
-  };
+/** The crew, services and areas the review files of these tests name. */
+const SPRINGFIELD: Partial<Business> = {
+  technicians: [
+    { id: 'mike-alvarez', name: 'Mike Álvarez', aliases: ['Mikey'] },
+    { id: 'sam-lee', name: 'Sam Lee' },
+  ],
+  services: [
+    { id: 'roof-replacement', name: 'Roof Replacement' },
+    { id: 'leak-repair', name: 'Leak Repair' },
+  ],
+  service_areas: [
+    { id: 'springfield', name: 'Springfield' },
+    { id: 'eugene', name: 'Eugene' },
+  ],
+};
+
+/** business.json as written: valid unless `overrides` break it (`undefined` removes a key). */
+function businessJson(overrides: Json = {}): Json {
+  return { ...makeBusiness(SPRINGFIELD), ...overrides };
 }
 
 /** Front matter of a valid, verified review; `undefined` in overrides removes a key. */
@@ -63,7 +56,7 @@ afterEach(async () => {
   await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function makeContentDir(business: Json = makeBusiness()): Promise<string> {
+async function makeContentDir(business: Json = businessJson()): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'load-content-'));
   tempDirs.push(dir);
   await mkdir(path.join(dir, 'reviews'));
@@ -450,7 +443,7 @@ describe('review files and front matter', () => {
 
 describe('business.json', () => {
   test('a missing required field is named', async () => {
-    const dir = await makeContentDir(makeBusiness({ name: undefined }));
+    const dir = await makeContentDir(businessJson({ name: undefined }));
     await expectOnlyProblem(dir, {
       file: shown(dir, 'business.json'),
       field: 'name',
@@ -459,7 +452,7 @@ describe('business.json', () => {
   });
 
   test('a missing nested field is named by its path', async () => {
-    const business = makeBusiness();
+    const business = businessJson();
     delete (business['address'] as Json)['locality'];
     const dir = await makeContentDir(business);
     await expectOnlyProblem(dir, {
@@ -470,7 +463,7 @@ describe('business.json', () => {
   });
 
   test('an unknown key is reported at the key with the closest known key', async () => {
-    const dir = await makeContentDir(makeBusiness({ founded_yaer: 2005 }));
+    const dir = await makeContentDir(businessJson({ founded_yaer: 2005 }));
     await expectOnlyProblem(dir, {
       file: shown(dir, 'business.json'),
       field: 'founded_yaer',
@@ -480,7 +473,7 @@ describe('business.json', () => {
 
   test('an unknown key inside a technician is reported at technicians.<index>.<key>', async () => {
     const dir = await makeContentDir(
-      makeBusiness({ technicians: [{ id: 'sam-lee', name: 'Sam Lee', alias: ['Sammy'] }] }),
+      businessJson({ technicians: [{ id: 'sam-lee', name: 'Sam Lee', alias: ['Sammy'] }] }),
     );
     await expectOnlyProblem(dir, {
       file: shown(dir, 'business.json'),
@@ -490,7 +483,7 @@ describe('business.json', () => {
   });
 
   test('a timezone that is not IANA fails', async () => {
-    const dir = await makeContentDir(makeBusiness({ timezone: 'Mars/Olympus_Mons' }));
+    const dir = await makeContentDir(businessJson({ timezone: 'Mars/Olympus_Mons' }));
     await expectOnlyProblem(dir, {
       file: shown(dir, 'business.json'),
       field: 'timezone',
@@ -500,7 +493,7 @@ describe('business.json', () => {
 
   test('a duplicate technician id fails at the second one', async () => {
     const dir = await makeContentDir(
-      makeBusiness({
+      businessJson({
         technicians: [
           { id: 'sam-lee', name: 'Sam Lee' },
           { id: 'sam-lee', name: 'Samuel Lee' },

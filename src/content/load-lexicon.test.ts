@@ -44,6 +44,17 @@ test('a bad phrase, an unknown key and an unknown aspect name their fields', asy
   );
 });
 
+test('an unknown lexicon key names the key it most likely meant', async () => {
+  const bad = JSON.parse(JSON.stringify(EMPTY_LEXICON));
+  bad.aspects.warranty.cuez = ['x'];
+  bad.negatorz = [];
+  const { problems } = await loadLexicon(await contentWith(JSON.stringify(bad)));
+  expect(problems.map(({ field, message }) => ({ field, message }))).toEqual([
+    { field: 'aspects.warranty.cuez', message: 'unknown key "cuez"; did you mean "cues"?' },
+    { field: 'negatorz', message: 'unknown key "negatorz"; did you mean "negators"?' },
+  ]);
+});
+
 describe('the shipped lexicon', () => {
   test('loads without problems', async () => {
     expect((await loadLexicon(CONTENT)).problems).toEqual([]);

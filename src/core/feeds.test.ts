@@ -17,34 +17,10 @@ import {
   renderJsonFeed,
 } from './feeds.ts';
 import type { FeedContext } from './feeds.ts';
-import { BusinessSchema } from './review.ts';
-import type { Business, Review } from './review.ts';
-import { makeDetailedReview } from '../../test/support/builders.ts';
+import type { Review } from './review.ts';
+import { makeBusiness, makeDetailedReview } from '../../test/support/builders.ts';
 
 const SITE_URL = 'https://reviews.summit-roofing.example';
-
-function makeBusiness(overrides: Partial<Business> = {}): Business {
-  return BusinessSchema.parse({
-    name: 'Summit Roofing',
-    founded_year: 1998,
-    contact: { phone: '+1 303 555 0100', website: 'https://www.summit-roofing.example/' },
-    address: {
-      street_address: '1 Main St',
-      locality: 'Denver',
-      region: 'CO',
-      postal_code: '80202',
-      country_code: 'US',
-    },
-    timezone: 'America/Denver',
-    services: [
-      { id: 'roof-repair', name: 'Roof repair' },
-      { id: 'gutters', name: 'Gutters & downspouts' },
-    ],
-    technicians: [{ id: 'ana-lopez', name: 'Ana López' }],
-    service_areas: [{ id: 'denver', name: 'Denver' }],
-    ...overrides,
-  });
-}
 
 /** YYYY-MM-DD `daysBefore` days before 2024-12-31 (fixed, so no clock is involved). */
 function dayBefore(daysBefore: number): string {

@@ -8,33 +8,10 @@ import {
   serializeJsonLd,
   type JsonLdValue,
 } from './json-ld.ts';
-import { BusinessSchema, computeAggregateRating } from './review.ts';
-import type { Business } from './review.ts';
-import { makeDetailedReview } from '../../test/support/builders.ts';
+import { computeAggregateRating } from './review.ts';
+import { makeBusiness, makeDetailedReview } from '../../test/support/builders.ts';
 
 const SITE_URL = 'https://reviews.summit-roofing.example';
-
-function makeBusiness(overrides: Partial<Business> = {}): Business {
-  return BusinessSchema.parse({
-    name: 'Summit Roofing',
-    description: 'Roofs in Denver.',
-    founded_year: 1998,
-    contact: { phone: '+1 303 555 0100', website: 'https://www.summit-roofing.example/' },
-    address: {
-      street_address: '1 Main St',
-      locality: 'Denver',
-      region: 'CO',
-      postal_code: '80202',
-      country_code: 'US',
-    },
-    timezone: 'America/Denver',
-    hours: [{ days: ['mon', 'tue'], opens: '08:00', closes: '17:00' }],
-    services: [{ id: 'roof-repair', name: 'Roof repair' }],
-    technicians: [{ id: 'ana-lopez', name: 'Ana López' }],
-    service_areas: [{ id: 'denver', name: 'Denver' }],
-    ...overrides,
-  });
-}
 
 const HOSTILE = '</script><script>alert("xss")</script> <!-- & --> \u2028\u2029 <SCRIPT> ]]> 🏠 é';
 
@@ -65,7 +42,10 @@ describe('serializeJsonLd', () => {
 });
 
 describe('buildBusinessJsonLd', () => {
-  const business = makeBusiness();
+  const business = makeBusiness({
+    description: 'Roofs in Denver.',
+    hours: [{ days: ['mon', 'tue'], opens: '08:00', closes: '17:00' }],
+  });
   const reviews = Array.from({ length: 8 }, (_, i) =>
     makeDetailedReview({ id: `r-${i}`, rating: i % 2 === 0 ? 5 : 4 }),
   );

@@ -10,35 +10,24 @@ import {
   parseSearchQuery,
   type SearchInput,
 } from './search.ts';
-import { makeReview } from '../../test/support/builders.ts';
+import { makeBusiness, makeReview } from '../../test/support/builders.ts';
 
-function makeBusiness(): Business {
-  return {
-    name: 'Test Roofing',
-    contact: {},
-    address: {
-      street_address: '1 Main',
-      locality: 'Town',
-      region: 'CO',
-      postal_code: '80000',
-      country_code: 'US',
-    },
-    timezone: 'America/Denver',
-    services: [
-      { id: 'roof-repair', name: 'Roof Repair' },
-      { id: 'gutters', name: 'Gutters' },
-      { id: 'skylights', name: 'Skylights' },
-    ],
-    technicians: [
-      { id: 'mike-alvarez', name: 'Mike Álvarez', aliases: ['Mikey', 'Big Mike'] },
-      { id: 'sam-lee', name: 'Sam Lee' },
-    ],
-    service_areas: [],
-  };
-}
+/** The services and crew the search filters are tested with (no service areas). */
+const SEARCHED: Partial<Business> = {
+  services: [
+    { id: 'roof-repair', name: 'Roof Repair' },
+    { id: 'gutters', name: 'Gutters' },
+    { id: 'skylights', name: 'Skylights' },
+  ],
+  technicians: [
+    { id: 'mike-alvarez', name: 'Mike Álvarez', aliases: ['Mikey', 'Big Mike'] },
+    { id: 'sam-lee', name: 'Sam Lee' },
+  ],
+  service_areas: [],
+};
 
 function search(reviews: Review[], input: SearchInput) {
-  return createReviewIndex(reviews, makeBusiness()).search(parseSearchParams(input));
+  return createReviewIndex(reviews, makeBusiness(SEARCHED)).search(parseSearchParams(input));
 }
 const ids = (result: { reviews: Review[] }) => result.reviews.map((review) => review.id);
 
@@ -233,7 +222,7 @@ describe('limit, total and count', () => {
     }
   });
   test("searchBody is the same result as search, from the records' bytes", () => {
-    const index = createReviewIndex(many, makeBusiness());
+    const index = createReviewIndex(many, makeBusiness(SEARCHED));
     const params = parseSearchParams({ min_rating: 3, limit: 4 });
     const parsed = SearchResultSchema.parse(JSON.parse(index.searchBody(params).toString('utf8')));
     expect(parsed).toEqual(index.search(params));
@@ -403,7 +392,7 @@ describe('since', () => {
     makeReview({ id: 'mid', date: '2024-04-01' }),
     makeReview({ id: 'old', date: '2023-01-01' }),
   ];
-  const index = createReviewIndex(reviews, makeBusiness());
+  const index = createReviewIndex(reviews, makeBusiness(SEARCHED));
 
   test('returns reviews on or after the date, newest first', () => {
     expect(index.since('2024-04-01')).toMatchObject({ since: '2024-04-01', count: 2 });
@@ -427,7 +416,7 @@ describe('since', () => {
 });
 
 test('getReview finds a review by id', () => {
-  const index = createReviewIndex([makeReview({ id: 'x1' })], makeBusiness());
+  const index = createReviewIndex([makeReview({ id: 'x1' })], makeBusiness(SEARCHED));
   expect(index.getReview('x1')?.id).toBe('x1');
   expect(index.getReview('nope')).toBeUndefined();
 });

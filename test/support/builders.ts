@@ -1,5 +1,6 @@
-// Small builders for test records: a review with overrides, never a shared mutable fixture.
-import { ReviewSchema, type Review } from '../../src/core/review.ts';
+// Small builders for test records: a review or the business with overrides, never a shared
+// mutable fixture.
+import { BusinessSchema, ReviewSchema, type Business, type Review } from '../../src/core/review.ts';
 
 let counter = 0;
 
@@ -47,6 +48,33 @@ export function makeDetailedReview(overrides: Partial<Review> = {}): Review {
     service_area_id: 'denver',
     owner_reply: null,
     updated: overrides.date ?? '2024-05-01',
+    ...overrides,
+  });
+}
+
+/**
+ * A valid business (validated), fresh on each call: Summit Roofing of Denver, whose technician,
+ * service and area are the ones makeDetailedReview names.
+ */
+export function makeBusiness(overrides: Partial<Business> = {}): Business {
+  return BusinessSchema.parse({
+    name: 'Summit Roofing',
+    founded_year: 1998,
+    contact: { phone: '+1 303 555 0100', website: 'https://www.summit-roofing.example/' },
+    address: {
+      street_address: '1 Main St',
+      locality: 'Denver',
+      region: 'CO',
+      postal_code: '80202',
+      country_code: 'US',
+    },
+    timezone: 'America/Denver',
+    services: [
+      { id: 'roof-repair', name: 'Roof repair' },
+      { id: 'gutters', name: 'Gutters & downspouts' },
+    ],
+    technicians: [{ id: 'ana-lopez', name: 'Ana López' }],
+    service_areas: [{ id: 'denver', name: 'Denver' }],
     ...overrides,
   });
 }

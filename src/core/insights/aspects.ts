@@ -1,6 +1,7 @@
 // Aspect-based sentiment for review text: sentences from wink-nlp, aspects and polarity from the
 // owner's lexicon. Used by the insights build, `npm run aspects` and `npm run eval:aspects`.
 // Pure and deterministic: the same lexicon, text and rating always give the same answer.
+import { editDistance } from '../edit-distance.ts';
 import { predictAspects, type AspectModel } from './model/aspect-model.ts';
 import { tokenizeForModel } from './model/features.ts';
 import {
@@ -204,27 +205,6 @@ function findMatches(
     }
   }
   return matches;
-}
-
-// Damerau–Levenshtein (optimal string alignment) distance, bounded by `max`.
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    rows.push([i]);
-    for (let j = 1; j <= b.length; j++) {
-      if (i === 0) {
-        rows[0]![j] = j;
-        continue;
-      }
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = best;
-    }
-  }
-  return rows[a.length]![b.length]!;
 }
 
 /** The lexicon word a misspelt word most likely means: same first letter, 1 edit (2 if long). */

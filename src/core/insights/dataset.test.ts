@@ -5,7 +5,7 @@ import { monthsBefore } from './aspect-stats.ts';
 import { INSIGHTS_SECTIONS, InsightsDatasetSchema, buildInsights } from './dataset.ts';
 import type { InsightsEditorial } from './editorial.ts';
 import { ASPECT_IDS, LexiconSchema } from './lexicon.ts';
-import { makeReview } from '../../../test/support/builders.ts';
+import { makeBusiness, makeReview } from '../../../test/support/builders.ts';
 
 function makeLexicon() {
   return LexiconSchema.parse({
@@ -25,29 +25,19 @@ function makeLexicon() {
   });
 }
 
-function makeBusiness(): Business {
-  return {
-    name: 'Test Roofing',
-    contact: {},
-    address: {
-      street_address: '1 Main',
-      locality: 'Town',
-      region: 'CO',
-      postal_code: '80000',
-      country_code: 'US',
-    },
-    timezone: 'America/Denver',
-    services: [
-      { id: 'roof-repair', name: 'Roof Repair' },
-      { id: 'gutters', name: 'Gutters' },
-    ],
-    technicians: [
-      { id: 'mike-alvarez', name: 'Mike Alvarez', role: 'Crew lead' },
-      { id: 'sam-lee', name: 'Sam Lee' },
-    ],
-    service_areas: [{ id: 'lakewood', name: 'Lakewood' }],
-  };
-}
+/** The business the insights are built for: its name, crew, services and area. */
+const INSIGHTS_BUSINESS: Partial<Business> = {
+  name: 'Test Roofing',
+  services: [
+    { id: 'roof-repair', name: 'Roof Repair' },
+    { id: 'gutters', name: 'Gutters' },
+  ],
+  technicians: [
+    { id: 'mike-alvarez', name: 'Mike Alvarez', role: 'Crew lead' },
+    { id: 'sam-lee', name: 'Sam Lee' },
+  ],
+  service_areas: [{ id: 'lakewood', name: 'Lakewood' }],
+};
 
 const editorial: InsightsEditorial = {
   faq: [{ question: 'Do you fix leaks?', answer: 'Yes.' }],
@@ -92,7 +82,7 @@ function makeReviews(): Review[] {
 }
 
 const build = (reviews: readonly Review[]) =>
-  buildInsights(makeBusiness(), reviews, editorial, makeLexicon());
+  buildInsights(makeBusiness(INSIGHTS_BUSINESS), reviews, editorial, makeLexicon());
 
 test('the dataset is byte-identical for the same content, in any input order', () => {
   const reviews = makeReviews();
@@ -251,7 +241,7 @@ describe('summary', () => {
 
   test('without summary.md the title and text are null', () => {
     const dataset = buildInsights(
-      makeBusiness(),
+      makeBusiness(INSIGHTS_BUSINESS),
       makeReviews(),
       { faq: [], summary: null },
       makeLexicon(),
@@ -261,7 +251,7 @@ describe('summary', () => {
 });
 
 test('without a lexicon there are no aspects, and the rest is still there', () => {
-  const dataset = buildInsights(makeBusiness(), makeReviews(), editorial);
+  const dataset = buildInsights(makeBusiness(INSIGHTS_BUSINESS), makeReviews(), editorial);
   expect(ASPECT_IDS.every((id) => dataset.aspects[id].review_count === 0)).toBe(true);
   expect(dataset.entities.technicians[0]!.mention_count).toBe(7);
   expect(dataset.faq).toEqual(editorial.faq);

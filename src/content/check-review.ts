@@ -1,0 +1,47 @@
+// One review file checked against the front matter schema, its text and what business.json
+// defines. Every problem in the file is reported at once: the schema's, the missing text, and
+// the cross-references of whatever ids are well formed, even when other fields are wrong.
+import { ReviewFrontMatterSchema, type ReviewFrontMatter } from '../core/review.ts';
+import { problemsFromZod, type ContentProblem, type FieldProblem } from './problems.ts';
+import type { MarkdownSource } from './read-content.ts';
+import { referenceProblems, type BusinessIds } from './references.ts';
+
+export interface CheckedReview {
+  problems: ContentProblem[];
+  /** Present only when there are no problems. */
+  valid?: { frontMatter: ReviewFrontMatter; text: string };
+}
+
+/** An edit and the owner's reply come after the review itself. */
+function dateOrderProblems(fm: ReviewFrontMatter): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (fm.updated !== undefined && fm.updated < fm.date)
+    problems.push({ field: 'updated', message: `must be on or after date (${fm.date})` });
+  if (fm.reply !== undefined && fm.reply.date < fm.date)
+    problems.push({ field: 'reply.date', message: `must be on or after date (${fm.date})` });
+  return problems;
+}
+
+export function checkReview(file: string, source: MarkdownSource, ids: BusinessIds): CheckedReview {
+  if (source.kind === 'unreadable') {
+    return {
+      problems: [{ file, field: 'front matter', message: `is not valid YAML (${source.message})` }],
+    };
+  }
+  const result = ReviewFrontMatterSchema.safeParse(source.data);
+  const fieldProblems: FieldProblem[] = [];
+  if (source.text.length === 0) {
+    fieldProblems.push({
+      field: 'text',
+      message: 'the review text (the body after the front matter) is missing',
+    });
+  }
+  fieldProblems.push(...referenceProblems(source.data, ids));
+  if (result.success) fieldProblems.push(...dateOrderProblems(result.data));
+  const problems = [
+    ...(result.success ? [] : problemsFromZod(file, ReviewFrontMatterSchema, result.error)),
+    ...fieldProblems.map((problem) => ({ file, ...problem })),
+  ];
+  if (!result.success || problems.length > 0) return { problems };
+  return { problems, valid: { frontMatter: result.data, text: source.text } };
+}
