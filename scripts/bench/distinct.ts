@@ -151,11 +151,11 @@ async function benchSize(n: number, position: number): Promise<SizeReport> {
     seed: config.BENCH_SEED,
     sourceContentDir: path.join(root, 'content'),
   });
-  // The same site URL and dist directory as the main benchmark, so a build can be reused.
-  const servicePort = config.BENCH_PORT + position * 3;
-  const peerPort = config.BENCH_PORT + 200 + position;
+  // Ports (and so the build's SITE_URL) apart from the main benchmark's, in a build of its own.
+  const servicePort = config.BENCH_PORT + 100 + position * 2;
+  const peerPort = servicePort + 1;
   const siteUrl = `http://127.0.0.1:${servicePort}`;
-  const distDir = path.join(work, `dist-${n}`);
+  const distDir = path.join(work, `distinct-dist-${n}`);
   const build = await ensureBuild({
     content,
     distDir,
