@@ -143,7 +143,7 @@ async function load(
   return run;
 }
 
-async function benchSize(n: number, position: number): Promise<SizeReport> {
+async function benchSize(n: number): Promise<SizeReport> {
   log(`\n== distinct searches, N = ${n}`);
   const content = ensureContent({
     dir: path.join(work, `content-${n}`),
@@ -151,8 +151,9 @@ async function benchSize(n: number, position: number): Promise<SizeReport> {
     seed: config.BENCH_SEED,
     sourceContentDir: path.join(root, 'content'),
   });
-  // Ports (and so the build's SITE_URL) apart from the main benchmark's, in a build of its own.
-  const servicePort = config.BENCH_PORT + 100 + position * 2;
+  // Ports (and so the build's SITE_URL) apart from the main benchmark's, in a build of its own;
+  // the same for every N (one server runs at a time), so a build is reused whatever the sizes.
+  const servicePort = config.BENCH_PORT + 100;
   const peerPort = servicePort + 1;
   const siteUrl = `http://127.0.0.1:${servicePort}`;
   const distDir = path.join(work, `distinct-dist-${n}`);
@@ -283,8 +284,8 @@ async function main(): Promise<void> {
   mkdirSync(work, { recursive: true });
   mkdirSync(results, { recursive: true });
   const sizes: SizeReport[] = [];
-  for (const [position, n] of config.BENCH_DISTINCT_SIZES.entries()) {
-    const size = await benchSize(n, position);
+  for (const n of config.BENCH_DISTINCT_SIZES) {
+    const size = await benchSize(n);
     sizes.push(size);
     log(summary(size));
   }
