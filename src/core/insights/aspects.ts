@@ -2,7 +2,7 @@
 // owner's lexicon. Used by the insights build, `npm run aspects` and `npm run eval:aspects`.
 // Pure and deterministic: the same lexicon, text and rating always give the same answer.
 import { editDistance } from '../edit-distance.ts';
-import { predictAspects, type AspectModel } from './model/aspect-model.ts';
+import { scoreSentence, type AspectModel } from './model/aspect-model.ts';
 import { tokenizeForModel } from './model/features.ts';
 import {
   ASPECT_IDS,
@@ -668,15 +668,20 @@ export function createAspectAnalyzer(
     const tokens = tokenizeForModel(text);
     note('segment', `${tokens.words.length} words, ${new Set(tokens.clauses).size} clauses`);
     // detect
-    const candidates = predictAspects({ ...model!, threshold: 0 }, text);
-    const kept = candidates.filter((c) => c.probability >= model!.threshold);
+    const scored = scoreSentence(model!, tokens);
+    const probability = (aspect: AspectId) => scored.probabilities[ASPECT_IDS.indexOf(aspect)]!;
+    const kept = ASPECT_IDS.filter((aspect) => probability(aspect) >= model!.threshold).map(
+      (aspect) => scored.opinion(aspect),
+    );
     note('detect', kept.map((c) => `${c.aspect} ${c.probability.toFixed(2)}`).join(', ') || 'none');
     // lexicon (owner override)
     const named = new Set(fromLexicon.map((o) => o.aspect));
-    const added = candidates.filter(
-      (c) =>
-        c.probability < model!.threshold && c.probability >= LEXICON_FLOOR && named.has(c.aspect),
-    );
+    const added = ASPECT_IDS.filter(
+      (aspect) =>
+        probability(aspect) < model!.threshold &&
+        probability(aspect) >= LEXICON_FLOOR &&
+        named.has(aspect),
+    ).map((aspect) => scored.opinion(aspect));
     note('lexicon', added.map((c) => c.aspect).join(', ') || 'nothing added');
     // polarity, contrast/negation, tie-break
     const opinions: AspectOpinion[] = [];

@@ -41,37 +41,61 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   seed: 20261125,
 };
 
-/** The clause (word range) whose words score highest for `aspect`. */
-function focusClause(
-  model: SparseModel,
-  tokens: SentenceTokens,
-  aspectIndex: number,
-): [number, number] {
-  let best: [number, number] = [0, tokens.words.length];
-  let bestScore = Number.NEGATIVE_INFINITY;
+/** The clauses of a sentence as word ranges [from, to). */
+function clauseRanges(tokens: SentenceTokens): [number, number][] {
+  const ranges: [number, number][] = [];
   let start = 0;
   for (let i = 1; i <= tokens.words.length; i++) {
     if (i < tokens.words.length && tokens.clauses[i] === tokens.clauses[start]) continue;
-    const score = scores(model, featuresOf(tokens, start, i))[aspectIndex]!;
-    if (score > bestScore) {
-      bestScore = score;
-      best = [start, i];
-    }
+    ranges.push([start, i]);
     start = i;
   }
-  return best;
+  return ranges;
 }
 
-function polarityFeatures(
-  detection: SparseModel,
-  tokens: SentenceTokens,
-  aspect: AspectId,
-  base: readonly number[],
-): { features: number[]; clause: [number, number] } {
-  const clause = focusClause(detection, tokens, ASPECT_IDS.indexOf(aspect));
-  const focus = featuresOf(tokens, clause[0], clause[1], 'k:');
-  const conjoined = featuresOf(tokens, clause[0], clause[1], `${aspect}|`);
-  return { features: [...new Set([...base, ...focus, ...conjoined])], clause };
+/**
+ * What the polarity part reads for one aspect of one sentence: the sentence's features, those of
+ * the clause whose words score highest for the aspect (its focus), and that clause's words
+ * conjoined with the aspect. Clause scores and features are computed once per sentence and shared
+ * by every aspect asked for.
+ */
+class PolarityInputs {
+  #ranges: [number, number][] | undefined;
+  #clauseScores: number[][] | undefined;
+  readonly #focusFeatures = new Map<number, number[]>();
+
+  readonly detection: SparseModel;
+  readonly tokens: SentenceTokens;
+  readonly base: readonly number[];
+
+  constructor(detection: SparseModel, tokens: SentenceTokens, base: readonly number[]) {
+    this.detection = detection;
+    this.tokens = tokens;
+    this.base = base;
+  }
+
+  /** The clause (word range) whose words score highest for the aspect. */
+  focus(aspectIndex: number): [number, number] {
+    this.#ranges ??= clauseRanges(this.tokens);
+    this.#clauseScores ??= this.#ranges.map(([from, to]) =>
+      scores(this.detection, featuresOf(this.tokens, from, to)),
+    );
+    let best = 0;
+    for (let k = 1; k < this.#ranges.length; k++)
+      if (this.#clauseScores[k]![aspectIndex]! > this.#clauseScores[best]![aspectIndex]!) best = k;
+    return this.#ranges[best] ?? [0, this.tokens.words.length];
+  }
+
+  of(aspect: AspectId): { features: number[]; clause: [number, number] } {
+    const clause = this.focus(ASPECT_IDS.indexOf(aspect));
+    let focus = this.#focusFeatures.get(clause[0]);
+    if (!focus) {
+      focus = featuresOf(this.tokens, clause[0], clause[1], 'k:');
+      this.#focusFeatures.set(clause[0], focus);
+    }
+    const conjoined = featuresOf(this.tokens, clause[0], clause[1], `${aspect}|`);
+    return { features: [...new Set([...this.base, ...focus, ...conjoined])], clause };
+  }
 }
 
 /** Trains both parts from labelled sentences; the same data and seed give the same model. */
@@ -107,9 +131,10 @@ export function trainAspectModel(
   });
   const polarityExamples: Example[] = [];
   data.forEach((item, index) => {
+    const inputs = new PolarityInputs(detection, tokenized[index]!, base[index]!);
     for (const { aspect, polarity } of item.aspects)
       polarityExamples.push({
-        features: polarityFeatures(detection, tokenized[index]!, aspect, base[index]!).features,
+        features: inputs.of(aspect).features,
         label: MODEL_POLARITIES.indexOf(polarity),
       });
   });
@@ -139,26 +164,43 @@ export function detectionProbabilities(model: AspectModel, tokens: SentenceToken
   return scores(model.detection, featuresOf(tokens)).map(sigmoid);
 }
 
-export function predictAspects(model: AspectModel, text: string): ModelOpinion[] {
-  const tokens = tokenizeForModel(text);
+/** One sentence scored by the model: every aspect's detection probability, polarity on demand. */
+export interface ScoredSentence {
+  tokens: SentenceTokens;
+  /** Detection probability per aspect, in ASPECT_IDS order. */
+  probabilities: number[];
+  /** The aspect's polarity, from the clause that speaks most of it. */
+  opinion(aspect: AspectId): ModelOpinion;
+}
+
+export function scoreSentence(model: AspectModel, tokens: SentenceTokens): ScoredSentence {
   const base = featuresOf(tokens);
   const probabilities = scores(model.detection, base).map(sigmoid);
-  const opinions: ModelOpinion[] = [];
-  ASPECT_IDS.forEach((aspect, index) => {
-    const probability = probabilities[index]!;
-    if (probability < model.threshold) return;
-    const { features, clause } = polarityFeatures(model.detection, tokens, aspect, base);
-    const polarities = softmax(scores(model.polarity, features));
-    const best = polarities.indexOf(Math.max(...polarities));
-    opinions.push({
-      aspect,
-      polarity: MODEL_POLARITIES[best]!,
-      probability,
-      polarities,
-      clause: tokens.words.slice(clause[0], clause[1]).join(' '),
-    });
-  });
-  return opinions;
+  const inputs = new PolarityInputs(model.detection, tokens, base);
+  return {
+    tokens,
+    probabilities,
+    opinion(aspect) {
+      const { features, clause } = inputs.of(aspect);
+      const polarities = softmax(scores(model.polarity, features));
+      const best = polarities.indexOf(Math.max(...polarities));
+      return {
+        aspect,
+        polarity: MODEL_POLARITIES[best]!,
+        probability: probabilities[ASPECT_IDS.indexOf(aspect)]!,
+        polarities,
+        clause: tokens.words.slice(clause[0], clause[1]).join(' '),
+      };
+    },
+  };
+}
+
+/** The aspects detected at the model's threshold, each with its polarity. */
+export function predictAspects(model: AspectModel, text: string): ModelOpinion[] {
+  const scored = scoreSentence(model, tokenizeForModel(text));
+  return ASPECT_IDS.filter((_, index) => scored.probabilities[index]! >= model.threshold).map(
+    (aspect) => scored.opinion(aspect),
+  );
 }
 
 export interface SerializedModel {

@@ -50,14 +50,21 @@ const CONTRASTS = new Set([
 ]);
 const CLAUSE_END = /[.,;:!?()]/;
 
+const FNV_OFFSET = 0x811c9dc5;
+
+/** FNV-1a, 32-bit, continued from `hash` over `text[from, to)`. */
+function fnv(hash: number, text: string, from = 0, to = text.length): number {
+  let h = hash;
+  for (let i = from; i < to; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
+}
+
 /** FNV-1a, 32-bit, of a string: the bucket of a feature. */
 export function hashFeature(feature: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < feature.length; i++) {
-    hash ^= feature.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) & MASK;
+  return (fnv(FNV_OFFSET, feature) >>> 0) & MASK;
 }
 
 export interface SentenceTokens {
@@ -99,7 +106,11 @@ export function tokenizeForModel(text: string): SentenceTokens {
   return { words, clauses, negated, afterContrast };
 }
 
-/** Hashed feature buckets (with repeats removed) of the words in [from, to). */
+/**
+ * Hashed feature buckets (with repeats removed) of the words in [from, to). Each feature is the
+ * FNV-1a hash of `prefix + kind + text`, computed by continuing the hash over the parts instead of
+ * building the strings: the build runs this on every sentence of every review.
+ */
 export function featuresOf(
   tokens: SentenceTokens,
   from = 0,
@@ -107,22 +118,44 @@ export function featuresOf(
   prefix = '',
 ): number[] {
   const seen = new Set<number>();
-  const add = (feature: string) => seen.add(hashFeature(prefix + feature));
-  add('<bias>');
+  const start = fnv(FNV_OFFSET, prefix);
+  const kind = (name: string) => fnv(start, name);
+  const [wordKind, negatedKind, contrastKind, bigramKind, triKind, fourKind] = [
+    kind('w:'),
+    kind('n:'),
+    kind('c:'),
+    kind('b:'),
+    kind('3:'),
+    kind('4:'),
+  ];
+  const add = (hash: number) => seen.add((hash >>> 0) & MASK);
+  add(fnv(start, '<bias>'));
   const { words, negated, afterContrast } = tokens;
   for (let i = from; i < to; i++) {
     const word = words[i]!;
-    add(`w:${word}`);
-    if (negated[i]) add(`n:${word}`);
-    if (afterContrast[i]) add(`c:${word}`);
-    if (i + 1 < to) add(`b:${word} ${words[i + 1]}`);
-    const padded = `<${word}>`;
-    if (padded.length > 4)
-      for (let k = 0; k + 3 <= padded.length; k++) {
-        add(`3:${padded.slice(k, k + 3)}`);
-        if (k + 4 <= padded.length) add(`4:${padded.slice(k, k + 4)}`);
+    add(fnv(wordKind, word));
+    if (negated[i]) add(fnv(negatedKind, word));
+    if (afterContrast[i]) add(fnv(contrastKind, word));
+    if (i + 1 < to) add(fnv(fnv(fnv(bigramKind, word), ' '), words[i + 1]!));
+    // Character 3- and 4-grams of "<word>" (the word between boundary marks), for words of 3
+    // letters or more.
+    const length = word.length + 2;
+    if (length > 4)
+      for (let k = 0; k + 3 <= length; k++) {
+        add(paddedHash(triKind, word, k, 3));
+        if (k + 4 <= length) add(paddedHash(fourKind, word, k, 4));
       }
   }
-  if (to - from > 25) add('<long>');
+  if (to - from > 25) add(fnv(start, '<long>'));
   return [...seen];
+}
+
+/** FNV-1a continued from `hash` over `<word>`[from, from + length). */
+function paddedHash(hash: number, word: string, from: number, length: number): number {
+  let h = hash;
+  for (let i = from; i < from + length; i++) {
+    h ^= i === 0 ? 60 : i === word.length + 1 ? 62 : word.charCodeAt(i - 1);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
 }
