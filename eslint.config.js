@@ -11,4 +11,28 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  {
+    // The hub's core gets its network and DNS check injected; only types may come from the client.
+    files: ['src/hub/{hub,context,admission,publish,worker,verify,deliver}.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: './http-client.ts',
+              message: 'pass the fetcher and resolveCallback in the hub options instead',
+              allowTypeImports: true,
+            },
+          ],
+          patterns: [
+            {
+              group: ['node:dns', 'node:net', 'node:https', 'node:http'],
+              message: 'the hub core does no network I/O of its own',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

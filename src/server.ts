@@ -8,8 +8,8 @@ import type { RequestHandler } from 'express';
 import { ConfigError, parseConfig } from './config.ts';
 import { createRequestListener } from './http/app.ts';
 import { loadPublishedSite } from './http/published-site.ts';
-import { createFetcher } from './hub/http-client.ts';
-import { Hub } from './hub/hub.ts';
+import { checkCallbackHost, createFetcher } from './hub/http-client.ts';
+import { createHub } from './hub/hub.ts';
 import { PgHubStore, StoreUnavailableError } from './hub/pg-store.ts';
 import { SqliteHubStore } from './hub/sqlite-store.ts';
 import type { HubStore } from './hub/store.ts';
@@ -37,12 +37,13 @@ async function main(): Promise<void> {
     ? await PgHubStore.open({ connectionString: config.DATABASE_URL })
     : SqliteHubStore.open(path.resolve(config.DATA_DIR));
   const metrics = createMetrics({ hubStats: () => store.stats(Date.now()) });
-  const hub = new Hub({
+  const hub = createHub({
     store,
     fetcher: createFetcher({
       allowPrivate: config.WEBSUB_ALLOW_PRIVATE_CALLBACKS,
       userAgent: `roofing-reviews-hub/1.0 (WebSub hub of ${config.SITE_URL})`,
     }),
+    resolveCallback: checkCallbackHost,
     siteUrl: config.SITE_URL,
     topicContent: (topicPath) => {
       const file = site.files.get(topicPath)!;
