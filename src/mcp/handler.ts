@@ -5,6 +5,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpDeps } from './deps.ts';
 import { RateLimiter } from '../hub/rate-limit.ts';
+import { readBounded, webChunks } from '../http/bounded-body.ts';
 import {
   CORS_HEADERS,
   MAX_REQUEST_BODY_BYTES,
@@ -65,20 +66,7 @@ function jsonRpcError(
 async function readBody(request: Request, limit: number): Promise<string | undefined> {
   if (declaresTooLarge(request.headers.get('content-length'), limit)) return undefined;
   if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readBounded(webChunks(request.body), limit))?.toString('utf8');
 }
 
 function isJsonContentType(value: string | null): boolean {

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { Hub } from '../../hub/hub.ts';
 import { CONTENT_TYPES } from '../../core/site.ts';
 import { clientAddress, type TrustProxy } from '../client-address.ts';
+import { nodeChunks, readBounded } from '../bounded-body.ts';
 import { declaresTooLarge, mediaTypeOf } from '../rules.ts';
 
 /** A hub request is a short form: callback (≤ 2 KiB), topic, lease and a secret under 200 bytes. */
@@ -20,25 +21,6 @@ function sendText(
   res.end(body.endsWith('\n') ? body : `${body}\n`);
 }
 
-/** At most `limit` bytes; undefined (reading paused, the connection to be closed) past it. */
-function readForm(req: Request, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        resolve(undefined);
-        req.pause();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 export function createHubRoute(hub: Hub, trust: TrustProxy) {
   return async (req: Request, res: Response): Promise<void> => {
     if (req.method !== 'POST') {
@@ -52,7 +34,7 @@ export function createHubRoute(hub: Hub, trust: TrustProxy) {
       res.setHeader('Connection', 'close');
       return sendText(res, 413, `hub requests are limited to ${HUB_MAX_BODY_BYTES} bytes`);
     }
-    const body = await readForm(req, HUB_MAX_BODY_BYTES);
+    const body = (await readBounded(nodeChunks(req), HUB_MAX_BODY_BYTES))?.toString('utf8');
     if (body === undefined) {
       res.setHeader('Connection', 'close');
       return sendText(res, 413, `hub requests are limited to ${HUB_MAX_BODY_BYTES} bytes`);
