@@ -50,10 +50,11 @@ export async function readSearchFiles(distDir: string): Promise<SearchFiles> {
       readFile(path.join(distDir, file)),
     ),
   );
-  if (suffixArray!.length !== folded!.length * 4) {
+  const substrings = decodeSubstringData(suffixArray!, frequent!);
+  if (substrings.suffixArray.length !== folded!.length) {
     throw new Error(
       `${distDir}: ${SUFFIX_ARRAY_FILE} does not match ${FOLDED_FILE}; rebuild with \`npm run build\`.`,
     );
   }
-  return { columns, folded: folded!, substrings: decodeSubstringData(suffixArray!, frequent!) };
+  return { columns, folded: folded!, substrings };
 }

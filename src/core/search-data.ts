@@ -10,7 +10,7 @@ import {
 import { SEPARATOR } from './substring-index.ts';
 import { foldText } from './text.ts';
 
-export const SEARCH_DATA_VERSION = 2;
+export const SEARCH_DATA_VERSION = 3;
 
 export interface SearchColumns {
   version: typeof SEARCH_DATA_VERSION;

@@ -89,7 +89,8 @@ describe('openSubstringIndex', () => {
     const encoded = encodeSubstringData(data);
     const shifted = (bytes: Buffer) => Buffer.concat([Buffer.from([0]), bytes]).subarray(1);
     const decoded = decodeSubstringData(shifted(encoded.suffixArray), shifted(encoded.frequent));
-    expect(Array.from(decoded.suffixArray)).toEqual(Array.from(data.suffixArray));
+    expect(decoded.suffixArray.length).toBe(data.suffixArray.length);
+    expect(Array.from(decoded.suffixArray.words)).toEqual(Array.from(data.suffixArray.words));
     expect(Array.from(decoded.frequent.sets)).toEqual(Array.from(data.frequent.sets));
     const index = openSubstringIndex(text, offsets, decoded);
     expect(members(index.reviewsContaining(Buffer.from('gutter')), 4)).toEqual([1, 3]);

@@ -7,11 +7,12 @@
 // A range of more suffixes is always a branching node of the suffix tree, so there are at most
 // 2 × text length / FREQUENT_MIN_SUFFIXES such sets.
 import { addMember, emptyBitset, unionInto, wordsFor, type Bitset } from './bitset.ts';
+import { packArray, packedReader, type PackedArray } from './packed-array.ts';
 import { buildSuffixArray } from './suffix-array.ts';
 
 /** Ends every review's folded text: 0xFF never occurs in UTF-8. */
 export const SEPARATOR = 0xff;
-export const FREQUENT_MIN_SUFFIXES = 16_384;
+export const FREQUENT_MIN_SUFFIXES = 32_768;
 /** Positions per entry of the position → review table. */
 const BLOCK_BITS = 6;
 
@@ -25,7 +26,8 @@ export interface FrequentSets {
 }
 
 export interface SubstringData {
-  suffixArray: Int32Array;
+  /** The suffix array, packed at the width the text's length needs. */
+  suffixArray: PackedArray;
   frequent: FrequentSets;
 }
 
@@ -53,7 +55,10 @@ export function buildSubstringData(
   minSuffixes = FREQUENT_MIN_SUFFIXES,
 ): SubstringData {
   const suffixArray = buildSuffixArray(text);
-  return { suffixArray, frequent: frequentSets(text, suffixArray, offsets, minSuffixes) };
+  return {
+    suffixArray: packArray(suffixArray, text.length),
+    frequent: frequentSets(text, suffixArray, offsets, minSuffixes),
+  };
 }
 
 interface Node {
@@ -170,8 +175,9 @@ export interface SubstringIndex {
 export function openSubstringIndex(
   text: Uint8Array,
   offsets: Uint32Array,
-  { suffixArray, frequent }: SubstringData,
+  { suffixArray: packed, frequent }: SubstringData,
 ): SubstringIndex {
+  const suffixAt = packedReader(packed);
   const reviews = offsets.length - 1;
   const reviewAt = reviewLocator(offsets);
   const n = text.length;
@@ -188,17 +194,17 @@ export function openSubstringIndex(
 
   const range = (needle: Uint8Array): [number, number] => {
     let lo = 0;
-    let hi = suffixArray.length;
+    let hi = packed.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compare(suffixArray[mid]!, needle) < 0) lo = mid + 1;
+      if (compare(suffixAt(mid), needle) < 0) lo = mid + 1;
       else hi = mid;
     }
     const start = lo;
-    hi = suffixArray.length;
+    hi = packed.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compare(suffixArray[mid]!, needle) <= 0) lo = mid + 1;
+      if (compare(suffixAt(mid), needle) <= 0) lo = mid + 1;
       else hi = mid;
     }
     return [start, lo];
@@ -231,7 +237,7 @@ export function openSubstringIndex(
       const known = hi - lo > 1 ? frequentSet(lo, hi) : undefined;
       if (known) return known;
       const set = emptyBitset(reviews);
-      for (let k = lo; k < hi; k += 1) addMember(set, reviewAt(suffixArray[k]!));
+      for (let k = lo; k < hi; k += 1) addMember(set, reviewAt(suffixAt(k)));
       return set;
     },
     cost(needle) {
@@ -250,8 +256,12 @@ export function encodeSubstringData({ suffixArray, frequent }: SubstringData): {
 } {
   const count = frequent.starts.length;
   const head = new Uint32Array([count, frequent.words]);
+  const words = suffixArray.words;
   return {
-    suffixArray: Buffer.from(suffixArray.buffer, suffixArray.byteOffset, suffixArray.byteLength),
+    suffixArray: Buffer.concat([
+      Buffer.from(new Uint32Array([suffixArray.length, suffixArray.width]).buffer),
+      Buffer.from(words.buffer, words.byteOffset, words.byteLength),
+    ]),
     frequent: Buffer.concat([
       Buffer.from(head.buffer),
       Buffer.from(frequent.starts.buffer, frequent.starts.byteOffset, frequent.starts.byteLength),
@@ -273,9 +283,13 @@ export function decodeSubstringData(suffixArray: Uint8Array, frequent: Uint8Arra
   const starts = wordsOf(frequent, 8, count!);
   const ends = wordsOf(frequent, 8 + count! * 4, count!);
   const sets = wordsOf(frequent, 8 + count! * 8, count! * words!);
-  const positions = wordsOf(suffixArray, 0, suffixArray.byteLength >>> 2);
+  const [length, width] = wordsOf(suffixArray, 0, 2);
   return {
-    suffixArray: new Int32Array(positions.buffer, positions.byteOffset, positions.length),
+    suffixArray: {
+      length: length!,
+      width: width!,
+      words: wordsOf(suffixArray, 8, (suffixArray.byteLength - 8) >>> 2),
+    },
     frequent: { starts, ends, sets, words: words! },
   };
 }
