@@ -8,7 +8,7 @@ import { renderLlmsTxt } from './llms-txt.ts';
 import { renderRobotsTxt } from './robots-txt.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { Business, Review } from './review.ts';
-import { buildSearchData } from './search-data.ts';
+import { serializeReviewsDataset } from './reviews-dataset.ts';
 import { PATHS } from './site.ts';
 
 export interface PublishInput {
@@ -17,7 +17,7 @@ export interface PublishInput {
   /** Published reviews, newest first. */
   reviews: readonly Review[];
   editorial: InsightsEditorial;
-  /** The reviews dataset bytes when the caller already built them with buildSearchData. */
+  /** The reviews dataset bytes when the caller already serialized them (with the search data). */
   reviewsJson?: string;
   /** The aspect lexicon (content/insights/lexicon.json); without it no aspect is found. */
   lexicon?: Lexicon;
@@ -39,7 +39,7 @@ export const PUBLISHED_PATHS = [
 export function renderPublishedFiles(input: PublishInput): PublishedFiles {
   const { siteUrl, business, reviews, editorial, lexicon } = input;
   return {
-    [PATHS.reviews]: input.reviewsJson ?? buildSearchData(business, reviews).reviewsJson,
+    [PATHS.reviews]: input.reviewsJson ?? serializeReviewsDataset(business, reviews).json,
     [PATHS.insights]: JSON.stringify(buildInsights(business, reviews, editorial, lexicon)),
     [PATHS.jsonFeed]: renderJsonFeed({ siteUrl, business, reviews }),
     [PATHS.atomFeed]: renderAtomFeed({ siteUrl, business, reviews }),

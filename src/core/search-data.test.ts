@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { computeAggregateRating, type Business, type Review } from './review.ts';
+import { serializeReviewsDataset } from './reviews-dataset.ts';
 import { buildSearchData, searchableText } from './search-data.ts';
 
 const business: Business = {
@@ -44,8 +45,9 @@ const reviews = [
   makeReview('a', 'plain\ntwo lines'),
 ];
 
-test('reviewsJson is byte-identical to JSON.stringify of the dataset object', () => {
+test('the reviews dataset is byte-identical to JSON.stringify of the dataset object', () => {
   const { reviewsJson } = buildSearchData(business, reviews);
+  expect(serializeReviewsDataset(business, reviews).json).toBe(reviewsJson);
   expect(reviewsJson).toBe(
     JSON.stringify({
       schema_version: '1.0.0',

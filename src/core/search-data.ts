@@ -1,12 +1,8 @@
-// What the build prepares for search: the reviews dataset bytes (with each record's byte range),
-// filter columns, and the folded search text. The server opens these without parsing or
-// re-serializing a single review (review-index.ts). Pure and deterministic.
-import {
-  computeAggregateRating,
-  type AggregateRating,
-  type Business,
-  type Review,
-} from './review.ts';
+// What the build prepares for search: the reviews dataset bytes with each record's byte range
+// (reviews-dataset.ts), the filter columns, and the folded search text. The server opens these
+// without parsing or re-serializing a single review (review-index.ts). Pure and deterministic.
+import type { AggregateRating, Business, Review } from './review.ts';
+import { serializeReviewsDataset } from './reviews-dataset.ts';
 import { SEPARATOR } from './substring-index.ts';
 import { foldText } from './text.ts';
 
@@ -46,40 +42,25 @@ export function searchableText(review: Pick<Review, 'title' | 'text'>): string {
 }
 
 /**
- * Serializes the reviews dataset exactly as `JSON.stringify({schema_version, business,
- * aggregate_rating, reviews})` would, recording where each record's bytes lie.
- * `reviews` must be newest first.
+ * The reviews dataset (reviews-dataset.ts) and what search needs beside it: the filter columns and
+ * the folded text. `reviews` must be newest first.
  */
 export function buildSearchData(business: Business, reviews: readonly Review[]): SearchData {
-  const aggregate = computeAggregateRating(reviews);
-  const head = `{"schema_version":"1.0.0","business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate)},"reviews":[`;
-  const parts: string[] = [head];
-  const recordOffsets: number[] = [];
-  let offset = Buffer.byteLength(head);
+  const { json, aggregate, recordOffsets } = serializeReviewsDataset(business, reviews);
   const technicianIndex = new Map(business.technicians.map((t, i) => [t.name, i]));
   const serviceIndex = new Map(business.services.map((s, i) => [s.id, i]));
   const foldedParts: Buffer[] = [];
   const separator = Buffer.from([SEPARATOR]);
   const foldedOffsets: number[] = [0];
   let foldedOffset = 0;
-  reviews.forEach((review, index) => {
-    const record = JSON.stringify(review);
-    if (index > 0) {
-      parts.push(',');
-      offset += 1;
-    }
-    parts.push(record);
-    const length = Buffer.byteLength(record);
-    recordOffsets.push(offset, offset + length);
-    offset += length;
+  for (const review of reviews) {
     const folded = Buffer.from(searchableText(review), 'utf8');
     foldedParts.push(folded, separator);
     foldedOffset += folded.length + 1;
     foldedOffsets.push(foldedOffset);
-  });
-  parts.push(']}');
+  }
   return {
-    reviewsJson: parts.join(''),
+    reviewsJson: json,
     folded: Buffer.concat(foldedParts),
     columns: {
       version: SEARCH_DATA_VERSION,
