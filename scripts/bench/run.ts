@@ -22,8 +22,19 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureContent, type ContentSet } from './generate.ts';
 import { parseBenchConfig } from './config.ts';
-import { codeVersion, ensureBuild, type BuildReport } from './site-build.ts';
-import type { LoadOptions, LoadResult } from './load.ts';
+import { codeVersion, ensureBuild } from './site-build.ts';
+import {
+  fmtInt,
+  growth,
+  pct,
+  printGrowth,
+  printSize,
+  type Outcome,
+  type ScenarioReport,
+  type SizeReport,
+} from './report.ts';
+import { evaluateTargets, printTargets } from './targets.ts';
+import type { LoadOptions } from './load.ts';
 import { newestFirst, type OracleReview, type OracleTechnician } from './oracle.ts';
 import {
   HAS_TASKSET,
@@ -42,7 +53,6 @@ import {
   type Started,
 } from './proc.ts';
 import {
-  TARGETS,
   buildScenarios,
   checkCeiling,
   checkJsonServer,
@@ -77,76 +87,9 @@ const TIMEOUT_S = 30;
 const BYTES_IN_FLIGHT = 64e6;
 /** Seconds to wait at most for a server to finish the previous run's requests. */
 const DRAIN_WAIT = 120;
-/** Loader CPU share from which a figure is the load generator's limit rather than the server's. */
-const LOADER_BOUND = 0.9;
 
 const work = path.join(root, 'bench-work');
 const results = path.join(root, 'bench-results');
-
-type Outcome =
-  | {
-      status: 'ok';
-      load: LoadResult;
-      /** CPU time of the server process over the run's wall time (1 = its core was saturated). */
-      serverCpu: number;
-      /** Server CPU time per answered request, in µs: comparable even when the loader is the limit. */
-      serverUsPerRequest: number;
-      /** Busy share of the server's core not spent by the server: other work, interrupts. */
-      otherCpuOnServerCore: number;
-      /** Busy share of the load core not spent by autocannon. */
-      otherCpuOnLoadCore: number;
-      /** Share of the two cores' time stolen by the hypervisor. */
-      steal: number;
-      /** 1-minute load average at the end of the run (other work on the machine shows here). */
-      loadAverage: number;
-      /** Seconds spent waiting for an idle machine before the run (BENCH_QUIET_WAIT). */
-      waitedForQuiet: number;
-      /** Seconds the server needed to finish the previous run's requests before this run. */
-      waitedForDrain: number;
-      /** req/s of every round (BENCH_ROUNDS); the figures are those of the best round. */
-      rounds: number[];
-    }
-  | { status: 'wrong'; problems: string[] }
-  | { status: 'n/a'; reason: string };
-
-interface ScenarioReport {
-  name: string;
-  kind: Scenario['kind'];
-  requests: Partial<Record<Target, string>>;
-  results: Partial<Record<Target, Outcome>>;
-  /** Concurrent connections: BENCH_CONNECTIONS, fewer for answers so large that it would put more
-   * than 64 MB in flight (autocannon would then finish no request within the run). */
-  connections: number;
-  /** Size of the service's answer body. */
-  bodyBytes: number;
-  /** service req/s ÷ ceiling req/s */
-  ratioToCeiling?: number;
-  /** ceiling's server CPU per request ÷ the service's (1 = as cheap as ready bytes) */
-  cpuCostRatioToCeiling?: number;
-  /** service req/s ÷ json-server req/s */
-  speedupVsJsonServer?: number;
-}
-
-interface ProcessFigures {
-  startupMs: number;
-  rssAtStartMB: number;
-  rssAfterWarmupMB: number;
-  rssAfterLoadMB: number;
-  peakRssMB: number;
-}
-
-interface SizeReport {
-  n: number;
-  content: { dir: string; generated: boolean; seconds: number };
-  build: BuildReport | undefined;
-  processes: Partial<Record<Target, ProcessFigures>>;
-  datasetBytes: number;
-  checks: Partial<Record<Target, string[]>>;
-  notes: string[];
-  scenarios: ScenarioReport[];
-  /** Why this size stopped early (a failed build, a server that did not start…). */
-  error?: string;
-}
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -608,304 +551,6 @@ async function jsonServerSemantics(
 
 // ---------------------------------------------------------------------------------------------
 // Output
-
-const pct = (value: number) => `${Math.round(value * 100)}%`;
-const fmtInt = (value: number) => Math.round(value).toLocaleString('en-US');
-const fmt = (value: number | undefined, digits = 1) =>
-  value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits);
-const ratio = (value: number | undefined) =>
-  value === undefined || !Number.isFinite(value) ? '–' : `${value.toFixed(2)}×`;
-
-function table(rows: string[][], right: Set<number>): string {
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, col) =>
-          right.has(col) ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!),
-        )
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
-function printSize(size: SizeReport): string {
-  const lines: string[] = [];
-  const b = size.build;
-  const svc = size.processes.service;
-  lines.push(
-    `\n## N = ${fmtInt(size.n)}  (reviews.json ${(size.datasetBytes / 1e6).toFixed(1)} MB)`,
-    `build ${fmt(b?.seconds)} s${b?.reused ? ' (reused)' : ''}, peak RSS ${fmt(b?.peakRssMB, 0)} MB (process tree ${fmt(b?.treePeakMB, 0)} MB)` +
-      ` · service start-up ${fmt(svc?.startupMs, 0)} ms, RSS ${fmt(svc?.rssAtStartMB, 0)} MB at start, ${fmt(svc?.rssAfterWarmupMB, 0)} MB after warm-up, peak ${fmt(svc?.peakRssMB, 0)} MB`,
-  );
-  const others = (['ceiling', 'json-server'] as const)
-    .filter((t) => size.processes[t])
-    .map(
-      (t) =>
-        `${t} start-up ${fmt(size.processes[t]!.startupMs, 0)} ms, RSS ${fmt(size.processes[t]!.rssAfterWarmupMB, 0)} MB after warm-up`,
-    );
-  if (others.length > 0) lines.push(others.join(' · '));
-  if (size.error) lines.push(`STOPPED: ${size.error.split('\n')[0]}`);
-  const rows: string[][] = [
-    [
-      'scenario',
-      'target',
-      'req/s',
-      'p50 ms',
-      'p99 ms',
-      '÷ ceiling',
-      '× json-server',
-      'server CPU',
-      'server µs/req',
-      'loader CPU',
-      'other core 0',
-      'errors',
-    ],
-  ];
-  for (const scenario of size.scenarios) {
-    const ceiling = scenario.results.ceiling;
-    const jsonServer = scenario.results['json-server'];
-    let name =
-      scenario.connections === CONNECTIONS
-        ? scenario.name
-        : `${scenario.name} (${scenario.connections} conn.)`;
-    for (const target of TARGETS) {
-      const outcome = scenario.results[target];
-      if (!outcome) continue;
-      const first = name;
-      name = '';
-      if (outcome.status !== 'ok') {
-        rows.push([
-          first,
-          target,
-          outcome.status === 'wrong' ? 'WRONG' : 'n/a',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          outcome.status === 'wrong' ? outcome.problems[0]!.slice(0, 40) : '',
-        ]);
-        continue;
-      }
-      const load = outcome.load;
-      const toCeiling =
-        ceiling?.status === 'ok'
-          ? load.requestsPerSecond / ceiling.load.requestsPerSecond
-          : undefined;
-      const toJson =
-        target === 'service' && jsonServer?.status === 'ok'
-          ? load.requestsPerSecond / jsonServer.load.requestsPerSecond
-          : undefined;
-      const bad = load.errors + load.timeouts + load.non2xx;
-      rows.push([
-        first,
-        target,
-        fmtInt(load.requestsPerSecond),
-        fmt(load.p50, 0),
-        fmt(load.p99, 0),
-        target === 'ceiling' ? '' : ratio(toCeiling),
-        target === 'service' ? ratio(toJson) : '',
-        pct(outcome.serverCpu),
-        fmtInt(outcome.serverUsPerRequest),
-        `${pct(load.loaderCpu)}${load.loaderCpu >= LOADER_BOUND ? '!' : ''}`,
-        pct(outcome.otherCpuOnServerCore),
-        bad > 0 ? String(bad) : '',
-      ]);
-    }
-  }
-  lines.push(table(rows, new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11])));
-  lines.push(
-    `(! = autocannon used ≥ ${pct(LOADER_BOUND)} of its core: that req/s is the load generator's limit, so a ceiling marked ! is understated and the ratio to it overstated; compare server µs/req instead. Latencies have 1 ms resolution.)`,
-  );
-  return lines.join('\n');
-}
-
-interface Growth {
-  from: number;
-  to: number;
-  buildSeconds?: number;
-  buildPeakMB?: number;
-  startupMs?: number;
-  rssMB?: number;
-  serviceRps: Record<string, number | undefined>;
-}
-
-function growth(sizes: SizeReport[]): Growth[] {
-  const out: Growth[] = [];
-  for (let i = 1; i < sizes.length; i += 1) {
-    const a = sizes[i - 1]!;
-    const b = sizes[i]!;
-    const div = (x: number | undefined, y: number | undefined) =>
-      x !== undefined && y !== undefined && y > 0 ? x / y : undefined;
-    const rps = (size: SizeReport, index: number) => {
-      const outcome = size.scenarios[index]?.results.service;
-      return outcome?.status === 'ok' ? outcome.load.requestsPerSecond : undefined;
-    };
-    const entry: Growth = {
-      from: a.n,
-      to: b.n,
-      serviceRps: Object.fromEntries(
-        b.scenarios.map((scenario, index) => [scenario.name, div(rps(b, index), rps(a, index))]),
-      ),
-    };
-    const set = <K extends 'buildSeconds' | 'buildPeakMB' | 'startupMs' | 'rssMB'>(
-      key: K,
-      value: number | undefined,
-    ) => {
-      if (value !== undefined) entry[key] = value;
-    };
-    set('buildSeconds', div(b.build?.seconds, a.build?.seconds));
-    set('buildPeakMB', div(b.build?.peakRssMB, a.build?.peakRssMB));
-    set('startupMs', div(b.processes.service?.startupMs, a.processes.service?.startupMs));
-    set('rssMB', div(b.processes.service?.rssAfterWarmupMB, a.processes.service?.rssAfterWarmupMB));
-    out.push(entry);
-  }
-  return out;
-}
-
-function printGrowth(entries: Growth[]): string {
-  if (entries.length === 0) return '';
-  const rows: string[][] = [
-    [
-      'growth',
-      'build time',
-      'build peak',
-      'start-up',
-      'RSS',
-      ...Object.keys(entries[0]!.serviceRps).map((name) => `req/s ${name}`),
-    ],
-  ];
-  for (const entry of entries) {
-    rows.push([
-      `${fmtInt(entry.from)} → ${fmtInt(entry.to)} (×${entry.to / entry.from})`,
-      ratio(entry.buildSeconds),
-      ratio(entry.buildPeakMB),
-      ratio(entry.startupMs),
-      ratio(entry.rssMB),
-      ...Object.values(entry.serviceRps).map(ratio),
-    ]);
-  }
-  return `\n## Growth with N (ratio of the larger size's figure to the smaller's)\n${table(rows, new Set(rows[0]!.map((_, i) => i).slice(1)))}`;
-}
-
-interface TargetCheck {
-  n: number;
-  target: string;
-  value: string;
-  pass: boolean;
-}
-
-/** When the ceiling's run was the load generator's limit: say so, with the CPU-cost ratio. */
-function loaderBound(scenario: ScenarioReport): string {
-  const ceiling = scenario.results.ceiling;
-  const service = scenario.results.service;
-  if (ceiling?.status !== 'ok' || ceiling.load.loaderCpu < LOADER_BOUND) return '';
-  const cost =
-    service?.status === 'ok' && service.serverUsPerRequest > 0
-      ? `; server CPU per request ${ratio(ceiling.serverUsPerRequest / service.serverUsPerRequest)} the ceiling's efficiency`
-      : '';
-  return ` (ceiling loader-bound${cost})`;
-}
-
-/** The performance targets, evaluated on this run's figures (reported only, never asserted). */
-function evaluateTargets(sizes: SizeReport[]): TargetCheck[] {
-  const checks: TargetCheck[] = [];
-  const ok = (scenario: ScenarioReport, target: Target) => {
-    const outcome = scenario.results[target];
-    return outcome?.status === 'ok' ? outcome.load : undefined;
-  };
-  for (const size of sizes) {
-    const n = size.n;
-    const searches = size.scenarios.filter((s) => s.kind === 'search');
-    if (n === 10_000) {
-      for (const scenario of searches) {
-        const load = ok(scenario, 'service');
-        checks.push({
-          n,
-          target: `${scenario.name}: ≥ 60% of the ceiling's req/s, p99 ≤ 5 ms`,
-          value: `${ratio(scenario.ratioToCeiling)} of the ceiling${loaderBound(scenario)}, p99 ${fmt(load?.p99, 0)} ms`,
-          pass: (scenario.ratioToCeiling ?? 0) >= 0.6 && load !== undefined && load.p99 <= 5,
-        });
-      }
-    }
-    if (n === 100_000) {
-      for (const scenario of searches) {
-        const load = ok(scenario, 'service');
-        checks.push({
-          n,
-          target: `${scenario.name}: ≥ 15,000 req/s, p99 ≤ 10 ms`,
-          value: `${fmtInt(load?.requestsPerSecond ?? 0)} req/s, p99 ${fmt(load?.p99, 0)} ms`,
-          pass: load !== undefined && load.requestsPerSecond >= 15_000 && load.p99 <= 10,
-        });
-      }
-      const leak = searches.find((s) => s.name.includes('leak'));
-      const rating = searches.find((s) => s.name.includes('rating=5'));
-      const leakRps = leak && ok(leak, 'service')?.requestsPerSecond;
-      const ratingRps = rating && ok(rating, 'service')?.requestsPerSecond;
-      if (leakRps !== undefined && ratingRps !== undefined)
-        checks.push({
-          n,
-          target: 'query=leak no slower than 3× rating=5',
-          value: `rating=5 is ${(ratingRps / leakRps).toFixed(2)}× query=leak`,
-          pass: leakRps * 3 >= ratingRps,
-        });
-      const svc = size.processes.service;
-      if (svc)
-        checks.push({
-          n,
-          target: 'server starts in ≤ 3 s with ≤ 600 MB resident',
-          value: `${fmt(svc.startupMs, 0)} ms, ${fmt(svc.rssAfterWarmupMB, 0)} MB after warm-up (peak ${fmt(svc.peakRssMB, 0)} MB)`,
-          pass: svc.startupMs <= 3000 && svc.rssAfterWarmupMB <= 600,
-        });
-    }
-    for (const scenario of size.scenarios.filter((s) => s.kind === 'dataset'))
-      checks.push({
-        n,
-        target: `${scenario.name}: ≥ 80% of the ceiling`,
-        value: `${ratio(scenario.ratioToCeiling)}${loaderBound(scenario)}`,
-        pass: (scenario.ratioToCeiling ?? 0) >= 0.8,
-      });
-    const limit = n === 10_000 ? 60 : n === 100_000 ? 480 : undefined;
-    if (size.build && limit !== undefined)
-      checks.push({
-        n,
-        target: `build ≤ ${limit} s`,
-        value: `${fmt(size.build.seconds)} s`,
-        pass: size.build.seconds <= limit,
-      });
-    if (size.build)
-      checks.push({
-        n,
-        target: 'build peak memory ≤ 3 GB',
-        value: `${fmt(size.build.peakRssMB, 0)} MB`,
-        pass: size.build.peakRssMB <= 3072,
-      });
-    for (const scenario of size.scenarios) {
-      if (scenario.results['json-server']?.status !== 'ok') continue;
-      checks.push({
-        n,
-        target: `${scenario.name}: ahead of json-server`,
-        value: ratio(scenario.speedupVsJsonServer),
-        pass: (scenario.speedupVsJsonServer ?? 0) > 1,
-      });
-    }
-  }
-  return checks;
-}
-
-function printTargets(checks: TargetCheck[]): string {
-  const rows = [['N', 'target', 'measured', '']];
-  for (const check of checks)
-    rows.push([fmtInt(check.n), check.target, check.value, check.pass ? 'met' : 'MISSED']);
-  return `\n## Issue 6 targets (reported, not asserted)\n${table(rows, new Set())}`;
-}
-
-// ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   mkdirSync(work, { recursive: true });
