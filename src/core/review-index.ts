@@ -24,8 +24,11 @@ export interface ReviewIndex {
   search(params: SearchParams): SearchResult;
   /** The search response body, assembled from the records' bytes. */
   searchBody(params: SearchParams): Buffer;
+  /** The same body as its parts, slices of the dataset's bytes (nothing copied). */
+  searchParts(params: SearchParams): Buffer[];
   since(date: string): SinceResult;
   sinceBody(date: string): Buffer;
+  sinceParts(date: string): Buffer[];
   /** Reviews `offset` to `offset + limit` of a search's matches, and how many match in all. */
   searchPage(params: SearchParams, offset: number): { total: number; reviews: Review[] };
   /** Reviews `offset` to `offset + limit` of those dated on or after `date`, and how many in all. */
@@ -44,6 +47,10 @@ export interface IndexSource {
 }
 
 const MATCH_CACHE_ENTRIES = 1000;
+const NEEDLE_CACHE_ENTRIES = 4000;
+const NEEDLE_CACHE_BYTES = 32 * 1024 * 1024;
+/** Needles mapped from fewer occurrences than this are cheaper to map again than to remember. */
+const NEEDLE_CACHE_MIN_SCANNED = 2048;
 
 /** The reviews a search matches: how many in all, and the first `limit` of them. */
 interface Match {
@@ -161,6 +168,23 @@ export function openReviewIndex({
     return [start, Math.max(start, end)];
   }
 
+  // A query word is often asked again with other filters (a rating, a service, a date range):
+  // remember the review sets of recent needles that had to be mapped occurrence by occurrence
+  // (the frequent ones are prepared already).
+  const recentNeedles = new LruCache<{ set: Bitset; size: number }>(
+    NEEDLE_CACHE_ENTRIES,
+    NEEDLE_CACHE_BYTES,
+  );
+  function reviewsContaining(needle: Buffer): Bitset {
+    const key = needle.toString('latin1');
+    const found = recentNeedles.get(key);
+    if (found) return found.set;
+    const set = text.reviewsContaining(needle);
+    if (text.cost(needle).scanned > NEEDLE_CACHE_MIN_SCANNED)
+      recentNeedles.set(key, { set, size: set.byteLength });
+    return set;
+  }
+
   // The same parameters always match the same reviews until the next build: remember recent ones
   // (MCP calls and first HTTP answers both come through here).
   const recentMatches = new LruCache<Match>(MATCH_CACHE_ENTRIES, MATCH_CACHE_ENTRIES * 110);
@@ -207,7 +231,7 @@ export function openReviewIndex({
     if (params.query !== undefined) {
       const needle = Buffer.from(foldText(params.query), 'utf8');
       // A query that folds to nothing (a lone combining mark) is in every review's text.
-      if (needle.length > 0) sets.push(text.reviewsContaining(needle));
+      if (needle.length > 0) sets.push(reviewsContaining(needle));
     }
     const { total, first } = intersectRange(sets, start, end, params.limit);
     return { total, indices: first, size: first.length + 1 };
@@ -240,18 +264,35 @@ export function openReviewIndex({
     return dateRange(date)[1];
   }
 
+  function searchParts(params: SearchParams): Buffer[] {
+    const { total, indices } = cachedMatch(params);
+    const head = Buffer.from(
+      `{"total":${total},"count":${indices.length},"limit":${params.limit},"reviews":[`,
+    );
+    return [head, ...recordsArray(indices), CLOSE];
+  }
+
+  function sinceParts(date: string): Buffer[] {
+    const end = sinceEnd(date);
+    const head = Buffer.from(`{"since":${JSON.stringify(date)},"count":${end},"reviews":[`);
+    // Reviews since a date are a prefix of the dataset, so their records are one byte range.
+    const body =
+      end === 0
+        ? Buffer.alloc(0)
+        : reviewsJson.subarray(recordOffsets[0]!, recordOffsets[2 * end - 1]!);
+    return [head, body, CLOSE];
+  }
+
   return {
     count,
     search(params) {
       const { total, indices } = cachedMatch(params);
       return { total, count: indices.length, limit: params.limit, reviews: indices.map(parse) };
     },
+    searchParts,
+    sinceParts,
     searchBody(params) {
-      const { total, indices } = cachedMatch(params);
-      const head = Buffer.from(
-        `{"total":${total},"count":${indices.length},"limit":${params.limit},"reviews":[`,
-      );
-      return Buffer.concat([head, ...recordsArray(indices), CLOSE]);
+      return Buffer.concat(searchParts(params));
     },
     since(date) {
       const end = sinceEnd(date);
@@ -262,14 +303,7 @@ export function openReviewIndex({
       };
     },
     sinceBody(date) {
-      const end = sinceEnd(date);
-      const head = Buffer.from(`{"since":${JSON.stringify(date)},"count":${end},"reviews":[`);
-      // Reviews since a date are a prefix of the dataset, so their records are one byte range.
-      const body =
-        end === 0
-          ? Buffer.alloc(0)
-          : reviewsJson.subarray(recordOffsets[0]!, recordOffsets[2 * end - 1]!);
-      return Buffer.concat([head, body, CLOSE]);
+      return Buffer.concat(sinceParts(date));
     },
     searchPage(params, offset) {
       const { total, indices } = cachedMatch({ ...params, limit: offset + params.limit });

@@ -9,8 +9,11 @@ import { CORS_HEADERS } from './rules.ts';
 
 export { CORS_HEADERS } from './rules.ts';
 
+/** A body in one buffer, or in parts written in order (a search answer's slices of a dataset). */
+export type Body = Buffer | readonly Buffer[];
+
 export interface Representation {
-  body: Buffer;
+  body: Body;
   etag: string;
   type: string;
   cacheControl: string;
@@ -20,13 +23,20 @@ export interface Representation {
 
 /** A representation with its headers computed once, for answers served many times. */
 export interface PreparedRepresentation {
-  body: Buffer;
+  body: Body;
   etag: string;
   lastModified: Date | undefined;
   /** Sent with 200 and 304 alike (RFC 9110 §15.4.5: validators, cache, Link, CORS). */
   headers: OutgoingHttpHeaders;
   /** Sent with 200 only. */
   entityHeaders: OutgoingHttpHeaders;
+}
+
+export function bodyLength(body: Body): number {
+  if (Buffer.isBuffer(body)) return body.length;
+  let length = 0;
+  for (const part of body as readonly Buffer[]) length += part.length;
+  return length;
 }
 
 export function prepareRepresentation(rep: Representation): PreparedRepresentation {
@@ -41,7 +51,7 @@ export function prepareRepresentation(rep: Representation): PreparedRepresentati
       ...(rep.lastModified ? { 'Last-Modified': rep.lastModified.toUTCString() } : {}),
       ...(rep.link ? { Link: rep.link } : {}),
     },
-    entityHeaders: { 'Content-Type': rep.type, 'Content-Length': rep.body.length },
+    entityHeaders: { 'Content-Type': rep.type, 'Content-Length': bodyLength(rep.body) },
   };
 }
 
@@ -61,8 +71,16 @@ export function sendRepresentation(
     return;
   }
   res.writeHead(200, { ...prepared.headers, ...prepared.entityHeaders });
+  const { body } = prepared;
   if (req.method === 'HEAD') res.end();
-  else res.end(prepared.body);
+  else if (Buffer.isBuffer(body)) res.end(body);
+  else {
+    // One write per part, gathered into as few socket writes as possible.
+    res.cork();
+    for (const part of body as readonly Buffer[]) res.write(part);
+    res.end();
+    res.uncork();
+  }
 }
 
 export function sendError(

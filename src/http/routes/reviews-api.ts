@@ -11,6 +11,7 @@ import { parseSearchQuery } from '../../core/search.ts';
 import { CONTENT_TYPES, DATASET_CACHE_CONTROL, PATHS } from '../../core/site.ts';
 import type { PublishedSite } from '../published-site.ts';
 import {
+  bodyLength,
   prepareRepresentation,
   sendRepresentation,
   type PreparedRepresentation,
@@ -23,6 +24,8 @@ interface CachedAnswer {
 
 const CACHE_ENTRIES = 2000;
 const CACHE_BYTES = 64 * 1024 * 1024;
+/** Answers are cached from their second request; this many first requests are remembered. */
+const SEEN_KEYS = 20_000;
 
 export interface ReviewsApi {
   search(req: Request, res: Response): void;
@@ -37,32 +40,45 @@ export function createReviewsApi(site: PublishedSite): ReviewsApi {
   // Mostly the same bodies as byParams; its own byte bound keeps evicted ones from piling up.
   const byUrl = new LruCache<CachedAnswer>(CACHE_ENTRIES * 2, CACHE_BYTES);
 
-  function answer(req: Request, res: Response, key: string, render: () => Buffer): void {
-    let entry = byParams.get(key);
-    if (!entry) {
-      const body = render();
-      const answer = prepareRepresentation({
-        body,
-        etag: computeEtag(`${datasetEtag} ${key}`),
-        type: CONTENT_TYPES.json,
-        cacheControl: DATASET_CACHE_CONTROL,
-        lastModified: site.lastModified,
-      });
-      entry = { answer, size: body.length };
-      byParams.set(key, entry);
+  // Keys asked for once, recently: an answer is cached only when asked for again, so a crawler's
+  // thousands of distinct searches neither copy their answers nor push the popular ones out.
+  const seen = new LruCache<{ size: number }>(SEEN_KEYS, SEEN_KEYS);
+
+  function answer(req: Request, res: Response, key: string, render: () => Buffer[]): void {
+    const cached = byParams.get(key);
+    if (cached) {
+      byUrl.set(req.originalUrl, cached);
+      sendRepresentation(req, res, cached.answer);
+      return;
     }
-    byUrl.set(req.originalUrl, entry);
-    sendRepresentation(req, res, entry.answer);
+    const parts = render();
+    const again = seen.get(key) !== undefined;
+    const body = again ? Buffer.concat(parts) : parts;
+    const answer = prepareRepresentation({
+      body,
+      etag: computeEtag(`${datasetEtag} ${key}`),
+      type: CONTENT_TYPES.json,
+      cacheControl: DATASET_CACHE_CONTROL,
+      lastModified: site.lastModified,
+    });
+    if (again) {
+      const entry = { answer, size: bodyLength(body) };
+      byParams.set(key, entry);
+      byUrl.set(req.originalUrl, entry);
+    } else {
+      seen.set(key, { size: 1 });
+    }
+    sendRepresentation(req, res, answer);
   }
 
   return {
     search(req, res) {
       const params = parseSearchQuery(new URL(req.originalUrl, 'http://localhost').searchParams);
-      answer(req, res, `search:${JSON.stringify(params)}`, () => site.index.searchBody(params));
+      answer(req, res, `search:${JSON.stringify(params)}`, () => site.index.searchParts(params));
     },
     since(req, res) {
       const date = String(req.params.date);
-      answer(req, res, `since:${date}`, () => site.index.sinceBody(date));
+      answer(req, res, `since:${date}`, () => site.index.sinceParts(date));
     },
     cachedForUrl(url) {
       return byUrl.get(url)?.answer;
