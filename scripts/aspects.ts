@@ -1,5 +1,7 @@
-// `npm run --silent aspects [-- --explain] [-- --model]`: the build's aspect analyzer (same code,
-// same lexicon; `--model` runs the learned pipeline instead, and `--explain` then shows each step) on JSON lines {"id", "text", "rating"?} from stdin, one {"id", "aspects"} line out per
+// `npm run --silent aspects [-- --explain] [-- --lexicon]`: the build's aspect analyzer (same code:
+// the shipped model with the owner's lexicon on top; `--lexicon` runs the lexicon alone, `--model`
+// is accepted as the default; `--explain` shows each step) on JSON lines {"id", "text", "rating"?}
+// from stdin, one {"id", "aspects"} line out per
 // input. A text of several sentences gets the review-level answer the insights dataset uses.
 // A bad line is reported on stderr with its line number and skipped; the exit code is then 1.
 import path from 'node:path';
@@ -32,6 +34,7 @@ async function main(): Promise<number> {
     options: {
       explain: { type: 'boolean', default: false },
       model: { type: 'boolean', default: false },
+      lexicon: { type: 'boolean', default: false },
     },
   });
   const config = parseConfig();
@@ -39,7 +42,7 @@ async function main(): Promise<number> {
   if (problems.length > 0) throw new ContentError(problems);
   const analyzer = createAspectAnalyzer(
     lexicon,
-    values.model ? { model: defaultAspectModel() } : {},
+    values.lexicon ? {} : { model: defaultAspectModel() },
   );
 
   let lineNumber = 0;

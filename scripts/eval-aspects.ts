@@ -1,8 +1,8 @@
-// `npm run eval:aspects [file] [--errors] [--json] [--throughput] [--model]`: scores the build's aspect
-// analyzer (same code, same lexicon) on a labelled JSONL set, by default the project's own
-// held-out set (test/fixtures/absa-own.jsonl); pass another file to score that one. `--model` scores
-// the learned pipeline (the model with the lexicon on top) instead. Every report has 95% bootstrap
-// intervals.
+// `npm run eval:aspects [file] [--errors] [--json] [--throughput] [--lexicon]`: scores the build's
+// aspect analyzer (same code: the shipped model with the owner's lexicon on top) on a labelled
+// JSONL set, by default the project's own held-out set (test/fixtures/absa-own.jsonl); pass another
+// file to score that one. `--lexicon` scores the lexicon alone, for comparison (`--model`, the
+// default, is still accepted). Every report has 95% bootstrap intervals.
 // Relative paths resolve against the project root.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
       json: { type: 'boolean', default: false },
       throughput: { type: 'boolean', default: false },
       model: { type: 'boolean', default: false },
+      lexicon: { type: 'boolean', default: false },
     },
   });
   const file = path.resolve(root, positionals[0] ?? DEFAULT_SET);
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   if (problems.length > 0) throw new ContentError(problems);
   const analyzer = createAspectAnalyzer(
     lexicon,
-    values.model ? { model: defaultAspectModel() } : {},
+    values.lexicon ? {} : { model: defaultAspectModel() },
   );
   const items = parseLabelled(await readFile(file, 'utf8'), path.relative(root, file));
 

@@ -8,6 +8,7 @@ import {
   type AspectOpinion,
 } from './aspects.ts';
 import type { Lexicon } from './lexicon.ts';
+import type { AspectModel } from './model/aspect-model.ts';
 import { splitSentences, type TokenizedSentence } from './sentences.ts';
 
 export interface SentenceAnalysis {
@@ -22,20 +23,33 @@ export interface ReviewAnalysis {
   aspects: AspectOpinion[];
 }
 
-// Compiling a lexicon takes longer than analysing a review: once per lexicon object.
-const analyzers = new WeakMap<Lexicon, AspectAnalyzer>();
+// Compiling a lexicon takes longer than analysing a review: once per lexicon and model.
+const analyzers = new WeakMap<Lexicon, Map<AspectModel | null, AspectAnalyzer>>();
 
-export function analyzerFor(lexicon: Lexicon): AspectAnalyzer {
-  let analyzer = analyzers.get(lexicon);
+/**
+ * The analyzer the insights use: the learned pipeline (the model, with the owner's lexicon on top),
+ * or the lexicon alone when `model` is null.
+ */
+export function analyzerFor(lexicon: Lexicon, model: AspectModel | null): AspectAnalyzer {
+  let byModel = analyzers.get(lexicon);
+  if (!byModel) {
+    byModel = new Map();
+    analyzers.set(lexicon, byModel);
+  }
+  let analyzer = byModel.get(model);
   if (!analyzer) {
-    analyzer = createAspectAnalyzer(lexicon);
-    analyzers.set(lexicon, analyzer);
+    analyzer = createAspectAnalyzer(lexicon, { model });
+    byModel.set(model, analyzer);
   }
   return analyzer;
 }
 
-export function analyzeReviews(reviews: readonly Review[], lexicon: Lexicon): ReviewAnalysis[] {
-  const analyzer = analyzerFor(lexicon);
+export function analyzeReviews(
+  reviews: readonly Review[],
+  lexicon: Lexicon,
+  model: AspectModel | null,
+): ReviewAnalysis[] {
+  const analyzer = analyzerFor(lexicon, model);
   return reviews.map((review) => {
     const sentences = splitSentences(review.text).map((tokens, index) => ({
       index,

@@ -81,8 +81,10 @@ function makeReviews(): Review[] {
   return reviews;
 }
 
+// The aggregation rules are tested with the lexicon alone (model: null), whose findings these
+// reviews were written for; the learned pipeline has tests of its own below.
 const build = (reviews: readonly Review[]) =>
-  buildInsights(makeBusiness(INSIGHTS_BUSINESS), reviews, editorial, makeLexicon());
+  buildInsights(makeBusiness(INSIGHTS_BUSINESS), reviews, editorial, makeLexicon(), null);
 
 test('the dataset is byte-identical for the same content, in any input order', () => {
   const reviews = makeReviews();
@@ -250,11 +252,32 @@ describe('summary', () => {
   });
 });
 
-test('without a lexicon there are no aspects, and the rest is still there', () => {
-  const dataset = buildInsights(makeBusiness(INSIGHTS_BUSINESS), makeReviews(), editorial);
+test('with neither a lexicon nor a model there are no aspects, and the rest is still there', () => {
+  const dataset = buildInsights(
+    makeBusiness(INSIGHTS_BUSINESS),
+    makeReviews(),
+    editorial,
+    undefined,
+    null,
+  );
   expect(ASPECT_IDS.every((id) => dataset.aspects[id].review_count === 0)).toBe(true);
   expect(dataset.entities.technicians[0]!.mention_count).toBe(7);
   expect(dataset.faq).toEqual(editorial.faq);
+});
+
+test('by default the shipped model finds aspects, with no lexicon at all', () => {
+  const reviews = [
+    makeReview({
+      id: 'late-and-messy',
+      rating: 1,
+      text: 'The crew showed up four hours late. They left nails all over the driveway.',
+    }),
+    makeReview({ id: 'fair', rating: 5, text: 'The price was fair and they stuck to the quote.' }),
+  ];
+  const dataset = buildInsights(makeBusiness(INSIGHTS_BUSINESS), reviews, editorial);
+  expect(dataset.aspects.timeliness.negative).toBe(1);
+  expect(dataset.aspects.cleanup.negative).toBe(1);
+  expect(dataset.aspects.price_value.positive).toBe(1);
 });
 
 describe('topics for every size', () => {

@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import type { Business, Review } from '../review.ts';
 import { analyzeReviews } from './analysis.ts';
+import type { AspectModel } from './model/aspect-model.ts';
+import { defaultAspectModel } from './model/default-model.ts';
 import { AspectsSchema, computeAspects } from './aspect-stats.ts';
 import { FaqSchema, type InsightsEditorial } from './editorial.ts';
 import { EntitiesSchema, computeEntities } from './entities.ts';
@@ -44,16 +46,18 @@ function topicExclusions(business: Business, lexicon: Lexicon): Set<string> {
 }
 
 /**
- * The insights dataset. Without a lexicon (content/insights/lexicon.json) no aspect is found and
- * the aspect figures are all zero, as for a content folder that has none.
+ * The insights dataset. Aspects come from the shipped model with the owner's lexicon
+ * (content/insights/lexicon.json) on top; without a lexicon the model finds them alone. With
+ * `model: null` the lexicon decides alone (and without one no aspect is found).
  */
 export function buildInsights(
   business: Business,
   reviews: readonly Review[],
   editorial: InsightsEditorial,
   lexicon: Lexicon = EMPTY_LEXICON,
+  model: AspectModel | null = defaultAspectModel(),
 ): InsightsDataset {
-  const analyses = analyzeReviews(reviews, lexicon);
+  const analyses = analyzeReviews(reviews, lexicon, model);
   const aspects = computeAspects(analyses);
   return {
     schema_version: '1.1.0',

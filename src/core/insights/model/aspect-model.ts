@@ -37,7 +37,7 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   epochs: 12,
   learningRate: 0.3,
   l2: 1e-5,
-  threshold: 0.6,
+  threshold: 0.7,
   seed: 20261125,
 };
 
