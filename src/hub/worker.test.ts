@@ -56,6 +56,20 @@ test('retries are spaced by retryDelaysMs, one delay per attempt', async () => {
   expect(await hub.store.getSubscription(CALLBACK, FEED)).toBeUndefined();
 });
 
+test('while a slow delivery holds its callback, the worker does not poll the store in a loop', async () => {
+  hub.fetcher.answerPosts(CALLBACK, { status: 200, delayMs: 2000 });
+  for (const topic of ALL_TOPICS) await subscribe(hub, CALLBACK, topic);
+  const nextDueAt = vi.spyOn(hub.store, 'nextDueAt');
+  startWorker();
+  await publish(...ALL_TOPICS);
+  await vi.advanceTimersByTimeAsync(1500);
+  expect(hub.fetcher.posts(CALLBACK)).toHaveLength(1);
+  // One look per poll interval at most (it looped thousands of times before).
+  expect(nextDueAt.mock.calls.length).toBeLessThanOrEqual(4);
+  await vi.advanceTimersByTimeAsync(5000);
+  expect(hub.fetcher.posts(CALLBACK)).toHaveLength(3);
+});
+
 describe('serialisation', () => {
   test('two deliveries to one callback never overlap: the next POST starts when the last one ends', async () => {
     hub.fetcher.answerPosts(CALLBACK, { status: 200, delayMs: 150 });

@@ -54,12 +54,12 @@ export function createWorker(ctx: HubContext): Worker {
     await ctx.store.purgeExpired(now);
   }
 
-  /** Claims what fits in the free slots, verifications first, and starts it. */
-  async function work(): Promise<void> {
+  /** Claims what fits in the free slots, verifications first, and starts it; how many it claimed. */
+  async function work(): Promise<number> {
     const now = ctx.now();
     await purgeIfDue(now);
     const free = ctx.concurrency - inFlight.size;
-    if (free <= 0) return;
+    if (free <= 0) return 0;
     const claimUntil = now + ctx.claimSeconds * 1000;
     const verifications = await ctx.store.claimVerifications(now, claimUntil, free);
     for (const verification of verifications) track(verifyIntent(ctx, verification));
@@ -69,19 +69,34 @@ export function createWorker(ctx: HubContext): Worker {
       free - verifications.length,
     );
     for (const delivery of deliveries) track(deliver(ctx, delivery));
+    return verifications.length + deliveries.length;
   }
 
-  /** Sleeps until the next due delivery, but never longer than the poll interval. */
-  async function scheduleNext(): Promise<void> {
+  /**
+   * Sleeps until the next due delivery, but never longer than the poll interval. Work that is due
+   * but could not be claimed (its callback busy, or every slot taken) waits for the poll: the job
+   * that holds it kicks the worker when it ends, so there is no need to ask the store again and
+   * again meanwhile.
+   */
+  async function scheduleNext(claimed: number): Promise<void> {
     const due = await ctx.store.nextDueAt().catch(() => undefined);
-    const wait = due === undefined ? POLL_MS : Math.min(POLL_MS, Math.max(0, due - ctx.now()));
+    const now = ctx.now();
+    const wait =
+      due === undefined || (due <= now && claimed === 0)
+        ? POLL_MS
+        : Math.min(POLL_MS, Math.max(0, due - now));
     timer = setTimeout(() => void tick(), wait);
   }
 
   async function tick(): Promise<void> {
     if (stopped) return;
     running = true;
-    ticking = work().catch((error: unknown) => ctx.log(`hub worker: ${(error as Error).message}`));
+    let claimed = 0;
+    ticking = work()
+      .then((count) => {
+        claimed = count;
+      })
+      .catch((error: unknown) => ctx.log(`hub worker: ${(error as Error).message}`));
     await ticking;
     running = false;
     if (stopped) return;
@@ -90,7 +105,7 @@ export function createWorker(ctx: HubContext): Worker {
       kick();
       return;
     }
-    await scheduleNext();
+    await scheduleNext(claimed);
   }
 
   return {
