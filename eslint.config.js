@@ -1,4 +1,6 @@
-// Lint config: typescript-eslint's recommended rules over every TypeScript file.
+// Lint config: typescript-eslint's recommended rules over every file, and over the TypeScript
+// files, type-aware rules: a promise nobody awaits or handles is an error (its failure would go
+// unnoticed).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -9,6 +11,15 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
     },
   },
   {
