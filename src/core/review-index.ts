@@ -124,12 +124,15 @@ function filterSets(columns: SearchColumns) {
   };
 }
 
-export function openReviewIndex({
-  reviewsJson,
-  columns,
-  folded,
-  substrings,
-}: IndexSource): ReviewIndex {
+export interface IndexOptions {
+  /** Off: every search is computed afresh (for measuring what an uncached search costs). */
+  caches?: boolean;
+}
+
+export function openReviewIndex(
+  { reviewsJson, columns, folded, substrings }: IndexSource,
+  { caches = true }: IndexOptions = {},
+): ReviewIndex {
   const count = columns.ids.length;
   const byId = new Map(columns.ids.map((id, index) => [id, index]));
   const days = Int32Array.from(columns.dates, dayNumber);
@@ -177,10 +180,10 @@ export function openReviewIndex({
   );
   function reviewsContaining(needle: Buffer): Bitset {
     const key = needle.toString('latin1');
-    const found = recentNeedles.get(key);
+    const found = caches ? recentNeedles.get(key) : undefined;
     if (found) return found.set;
     const set = text.reviewsContaining(needle);
-    if (text.cost(needle).scanned > NEEDLE_CACHE_MIN_SCANNED)
+    if (caches && text.cost(needle).scanned > NEEDLE_CACHE_MIN_SCANNED)
       recentNeedles.set(key, { set, size: set.byteLength });
     return set;
   }
@@ -190,6 +193,7 @@ export function openReviewIndex({
   const recentMatches = new LruCache<Match>(MATCH_CACHE_ENTRIES, MATCH_CACHE_ENTRIES * 110);
 
   function cachedMatch(params: SearchParams): Match {
+    if (!caches) return match(params);
     const key = JSON.stringify(params);
     let found = recentMatches.get(key);
     if (!found) {

@@ -37,11 +37,13 @@ export interface ReviewsApi {
 export function createReviewsApi(site: PublishedSite): ReviewsApi {
   const datasetEtag = site.files.get(PATHS.reviews)?.etag ?? '';
   const byParams = new LruCache<CachedAnswer>(CACHE_ENTRIES, CACHE_BYTES);
-  // Mostly the same bodies as byParams; its own byte bound keeps evicted ones from piling up.
+  // The same entries as byParams, by raw URL; its own bound keeps evicted ones from piling up.
   const byUrl = new LruCache<CachedAnswer>(CACHE_ENTRIES * 2, CACHE_BYTES);
 
   // Keys asked for once, recently: an answer is cached only when asked for again, so a crawler's
-  // thousands of distinct searches neither copy their answers nor push the popular ones out.
+  // thousands of distinct searches do not push the popular ones out. Answers are kept as their
+  // parts, slices of the dataset's bytes: caching one copies nothing (copying them kept the garbage
+  // collector busy enough to show in tail latency).
   const seen = new LruCache<{ size: number }>(SEEN_KEYS, SEEN_KEYS);
 
   function answer(req: Request, res: Response, key: string, render: () => Buffer[]): void {
@@ -51,9 +53,8 @@ export function createReviewsApi(site: PublishedSite): ReviewsApi {
       sendRepresentation(req, res, cached.answer);
       return;
     }
-    const parts = render();
+    const body = render();
     const again = seen.get(key) !== undefined;
-    const body = again ? Buffer.concat(parts) : parts;
     const answer = prepareRepresentation({
       body,
       etag: computeEtag(`${datasetEtag} ${key}`),
