@@ -5,12 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SERVER_NODE_FLAGS } from './bench/proc.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const calls = Number(process.argv[2] ?? 100);
 const args = { query: 'leak', min_rating: 1, limit: 20 };
 
-const server = spawn(process.execPath, [path.join(root, 'src/server.ts')], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'src/server.ts')], {
   env: { ...process.env, PORT: '0' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });

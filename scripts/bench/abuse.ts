@@ -16,7 +16,15 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import path from 'node:path';
 import { ensureContent } from './generate.ts';
-import { memoryOf, root, startProcess, stopProcess, timedBuild, waitForHttp } from './proc.ts';
+import {
+  memoryOf,
+  root,
+  SERVER_NODE_FLAGS,
+  startProcess,
+  stopProcess,
+  timedBuild,
+  waitForHttp,
+} from './proc.ts';
 
 const env = process.env;
 const N = Number(env['ABUSE_N'] ?? 10_000);
@@ -156,7 +164,7 @@ async function main(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
   const server = startProcess({
     command: process.execPath,
-    args: [path.join(SERVER_DIR, 'src/server.ts')],
+    args: [...SERVER_NODE_FLAGS, path.join(SERVER_DIR, 'src/server.ts')],
     cwd: SERVER_DIR,
     // The server gets core 0 to itself; the abusers and the probe share the other core.
     cpu: 0,

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBenchConfig } from './config.ts';
+import { root, SERVER_NODE_FLAGS } from './proc.ts';
 import { createRandom } from './prng.ts';
 import { MIX_KINDS, searchMix } from './search-mix.ts';
 import {
@@ -225,5 +226,17 @@ describe('distinct search mix', () => {
       .map((search) => search.query.query!);
     expect(words).toContain('the');
     expect(words.some((word) => /^word\d+$/.test(word))).toBe(true);
+  });
+});
+
+describe('server flags', () => {
+  it('are the ones npm start and npm run serve give the server, so benchmarks measure what runs', () => {
+    const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const flags = SERVER_NODE_FLAGS.join(' ');
+    expect(SERVER_NODE_FLAGS.length).toBeGreaterThan(0);
+    expect(scripts['start']).toBe(`node ${flags} scripts/start.ts`);
+    expect(scripts['serve']).toBe(`node ${flags} src/server.ts`);
   });
 });

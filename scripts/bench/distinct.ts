@@ -21,6 +21,7 @@ import {
   memoryOf,
   root,
   runLoad,
+  SERVER_NODE_FLAGS,
   startProcess,
   stopProcess,
   waitForHttp,
@@ -168,7 +169,7 @@ async function benchSize(n: number): Promise<SizeReport> {
 
   const service = await start(
     'service',
-    ['src/server.ts'],
+    [...SERVER_NODE_FLAGS, 'src/server.ts'],
     {
       HOST: '127.0.0.1',
       PORT: String(servicePort),

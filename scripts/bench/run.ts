@@ -45,6 +45,7 @@ import {
   memoryOf,
   root,
   runLoad,
+  SERVER_NODE_FLAGS,
   startProcess,
   stopProcess,
   waitForIdleProcess,
@@ -301,7 +302,7 @@ async function benchSize(n: number, position: number, report: SizeReport): Promi
     const service = await startTarget('service', siteUrl, '/api/reviews/search?limit=1', () =>
       startProcess({
         command: process.execPath,
-        args: ['src/server.ts'],
+        args: [...SERVER_NODE_FLAGS, 'src/server.ts'],
         env: {
           HOST: '127.0.0.1',
           PORT: String(servicePort),
