@@ -15,10 +15,20 @@ async function corpus(): Promise<CorpusSentence[]> {
   return sentences;
 }
 
-test('the training corpus is valid, large, and covers every aspect with every polarity', async () => {
+test('the training corpus is valid, large, has no sentence twice, and covers every aspect with every polarity', async () => {
   const sentences = await corpus();
   expect(sentences.length).toBeGreaterThanOrEqual(3000);
   expect(new Set(sentences.map((s) => s.id)).size).toBe(sentences.length);
+  // A sentence written twice would sit in both the training and the held-out folds of --cv.
+  const seen = new Map<string, string>();
+  const repeated: string[] = [];
+  for (const { id, text } of sentences) {
+    const key = text.toLowerCase().replace(/\s+/g, ' ').trim();
+    const first = seen.get(key);
+    if (first) repeated.push(`${id} repeats ${first}`);
+    else seen.set(key, id);
+  }
+  expect(repeated).toEqual([]);
   for (const aspect of ASPECT_IDS)
     for (const polarity of POLARITIES)
       expect(

@@ -37,7 +37,7 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   epochs: 12,
   learningRate: 0.3,
   l2: 1e-5,
-  threshold: 0.7,
+  threshold: 0.9,
   seed: 20261125,
 };
 
@@ -105,30 +105,26 @@ export function trainAspectModel(
 ): AspectModel {
   const tokenized = data.map((item) => tokenizeForModel(item.text));
   const base = tokenized.map((tokens) => featuresOf(tokens));
-  // One binary model per aspect, sharing the feature map: trained as ten models, kept as one
-  // table of ten columns.
-  const detection: SparseModel = { classes: ASPECT_IDS.length, weights: new Map() };
-  ASPECT_IDS.forEach((aspect, column) => {
-    const examples: Example[] = data.map((item, index) => ({
+  // One logistic regression per aspect (one-vs-rest), trained together in one pass: a label bit
+  // per aspect.
+  const detection = train(
+    data.map((item, index) => ({
       features: base[index]!,
-      label: item.aspects.some((a) => a.aspect === aspect) ? 1 : 0,
-    }));
-    const single = train(examples, {
-      classes: 1,
+      label: ASPECT_IDS.reduce(
+        (bits, aspect, column) =>
+          item.aspects.some((a) => a.aspect === aspect) ? bits | (1 << column) : bits,
+        0,
+      ),
+    })),
+    {
+      classes: ASPECT_IDS.length,
+      multiLabel: true,
       epochs: hyper.epochs,
       learningRate: hyper.learningRate,
       l2: hyper.l2,
-      seed: hyper.seed + column,
-    });
-    for (const [feature, row] of single.weights) {
-      let target = detection.weights.get(feature);
-      if (!target) {
-        target = new Float64Array(ASPECT_IDS.length);
-        detection.weights.set(feature, target);
-      }
-      target[column] = row[0]!;
-    }
-  });
+      seed: hyper.seed,
+    },
+  );
   const polarityExamples: Example[] = [];
   data.forEach((item, index) => {
     const inputs = new PolarityInputs(detection, tokenized[index]!, base[index]!);

@@ -5,7 +5,7 @@
 // it on every sentence of every review.
 import { foldText } from '../../text.ts';
 
-export const FEATURE_BITS = 18;
+export const FEATURE_BITS = 20;
 const MASK = (1 << FEATURE_BITS) - 1;
 
 const NEGATORS = new Set([

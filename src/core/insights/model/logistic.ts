@@ -15,7 +15,10 @@ export function seededRandom(seed: number): () => number {
 
 export interface Example {
   features: readonly number[];
-  /** Class index (softmax) or 0/1 (binary). */
+  /**
+   * Softmax: the class index. Binary (`classes: 1`): 0 or 1. Multi-label (`multiLabel`): a bit per
+   * class, class c being bit c.
+   */
   label: number;
   weight?: number;
 }
@@ -26,6 +29,11 @@ export interface TrainOptions {
   learningRate: number;
   l2: number;
   seed: number;
+  /**
+   * One independent logistic regression per class (a sigmoid each, labels as bits), trained in one
+   * pass over the examples: the same as `classes` binary models that share the example order.
+   */
+  multiLabel?: boolean;
 }
 
 /** Weights as `classes` rows over the buckets that occur in training (sparse). */
@@ -55,8 +63,8 @@ export function softmax(values: readonly number[]): number[] {
 }
 
 /**
- * Trains a model: with `classes: 1` a binary logistic regression (label 0/1), otherwise a softmax
- * over `classes` labels.
+ * Trains a model: with `classes: 1` a binary logistic regression (label 0/1), with `multiLabel` one
+ * per class, otherwise a softmax over `classes` labels.
  */
 export function train(examples: readonly Example[], options: TrainOptions): SparseModel {
   const { classes, epochs, learningRate, l2 } = options;
@@ -68,9 +76,13 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
         weights.set(feature, new Float64Array(classes));
         squares.set(feature, new Float64Array(classes).fill(1e-8));
       }
-  const model: SparseModel = { classes, weights };
+  // Each example's weight and AdaGrad rows, looked up once instead of in every epoch.
+  const rowsOf = examples.map((example) => example.features.map((f) => weights.get(f)!));
+  const squaresOf = examples.map((example) => example.features.map((f) => squares.get(f)!));
   const order = examples.map((_, index) => index);
   const random = seededRandom(options.seed);
+  const raw = new Float64Array(classes);
+  const gradient = new Float64Array(classes);
   for (let epoch = 0; epoch < epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
@@ -78,15 +90,24 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
     }
     for (const index of order) {
       const example = examples[index]!;
-      const raw = scores(model, example.features);
-      const gradient =
-        classes === 1
-          ? [sigmoid(raw[0]!) - example.label]
-          : softmax(raw).map((p, c) => p - (c === example.label ? 1 : 0));
+      const rows = rowsOf[index]!;
+      const squareRows = squaresOf[index]!;
+      raw.fill(0);
+      for (const row of rows) for (let c = 0; c < classes; c++) raw[c]! += row[c]!;
+      if (options.multiLabel || classes === 1) {
+        for (let c = 0; c < classes; c++) {
+          const label = options.multiLabel ? (example.label >>> c) & 1 : example.label;
+          gradient[c] = sigmoid(raw[c]!) - label;
+        }
+      } else {
+        const probabilities = softmax(Array.from(raw));
+        for (let c = 0; c < classes; c++)
+          gradient[c] = probabilities[c]! - (c === example.label ? 1 : 0);
+      }
       const weight = example.weight ?? 1;
-      for (const feature of example.features) {
-        const row = weights.get(feature)!;
-        const square = squares.get(feature)!;
+      for (let k = 0; k < rows.length; k++) {
+        const row = rows[k]!;
+        const square = squareRows[k]!;
         for (let c = 0; c < classes; c++) {
           const g = weight * gradient[c]! + l2 * row[c]!;
           square[c]! += g * g;
@@ -95,5 +116,5 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
       }
     }
   }
-  return model;
+  return { classes, weights };
 }
