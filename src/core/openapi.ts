@@ -2,7 +2,7 @@
 // validates with, so the description cannot drift from the behaviour.
 import { z } from 'zod';
 import { ErrorBodySchema } from './errors.ts';
-import { InsightsDatasetSchema } from './insights/dataset.ts';
+import { InsightsDatasetSchema } from './insights/dataset-schema.ts';
 import { ReviewSchema, ReviewsDatasetSchema, type Business } from './review.ts';
 import { SearchParamsSchema, SearchResultSchema, SinceResultSchema } from './search.ts';
 import { CONTENT_TYPES, PATHS, TOPIC_PATHS } from './site.ts';

@@ -9,7 +9,7 @@ import { renderRobotsTxt } from './robots-txt.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { Business, Review } from './review.ts';
 import { serializeReviewsDataset } from './reviews-dataset.ts';
-import { PATHS } from './site.ts';
+import { PATHS, PUBLISHED_PATHS } from './site.ts';
 
 export interface PublishInput {
   siteUrl: string;
@@ -25,16 +25,6 @@ export interface PublishInput {
 
 /** Body text of each pre-rendered file, keyed by its URL path. */
 export type PublishedFiles = Record<(typeof PUBLISHED_PATHS)[number], string>;
-
-export const PUBLISHED_PATHS = [
-  PATHS.reviews,
-  PATHS.insights,
-  PATHS.jsonFeed,
-  PATHS.atomFeed,
-  PATHS.openapi,
-  PATHS.llms,
-  PATHS.robots,
-] as const;
 
 export function renderPublishedFiles(input: PublishInput): PublishedFiles {
   const { siteUrl, business, reviews, editorial, lexicon } = input;

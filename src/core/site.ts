@@ -27,6 +27,17 @@ export const CONTENT_TYPES = {
   text: 'text/plain; charset=utf-8',
 } as const;
 
+/** The files every build pre-renders from the content (see `renderPublishedFiles`). */
+export const PUBLISHED_PATHS = [
+  PATHS.reviews,
+  PATHS.insights,
+  PATHS.jsonFeed,
+  PATHS.atomFeed,
+  PATHS.openapi,
+  PATHS.llms,
+  PATHS.robots,
+] as const;
+
 /** The WebSub topics, each with the Content-Type its GET and its notifications use. */
 export const TOPIC_PATHS = [PATHS.atomFeed, PATHS.jsonFeed, PATHS.reviews] as const;
 export type TopicPath = (typeof TOPIC_PATHS)[number];

@@ -3,12 +3,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readManifest, type Manifest } from '../build/manifest.ts';
-import { PUBLISHED_PATHS } from '../core/publish.ts';
 import type { ReviewsDataset } from '../core/review.ts';
 import { openReviewIndex, type ReviewIndex } from '../core/review-index.ts';
 import type { SearchColumns } from '../core/search-data.ts';
 import { readSearchFiles } from '../build/search-files.ts';
-import { PATHS, absoluteUrl } from '../core/site.ts';
+import { PATHS, PUBLISHED_PATHS, absoluteUrl } from '../core/site.ts';
 import type { InsightsDataset } from '../core/insights/dataset.ts';
 import type { McpDeps } from '../mcp/deps.ts';
 

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, test } from 'vitest';
-import { PUBLISHED_PATHS } from '../../src/core/publish.ts';
+import { PUBLISHED_PATHS } from '../../src/core/site.ts';
 import {
   PATHS,
   cacheControlForPath,

@@ -2,7 +2,7 @@
 // it, their polarity split, a score, the trend of the last 12 months and a few quotes.
 import { z } from 'zod';
 import { compareNewestFirst } from '../review.ts';
-import { POLARITIES, type Polarity } from './aspects.ts';
+import { POLARITIES, type Polarity } from './lexicon.ts';
 import type { ReviewAnalysis } from './analysis.ts';
 import { ASPECT_IDS, ASPECT_LABELS, type AspectId } from './lexicon.ts';
 

@@ -8,6 +8,8 @@ import {
   ASPECT_IDS,
   GAP_MAX_TOKENS,
   compileLexicon,
+  POLARITIES,
+  type Polarity,
   type AspectId,
   type CompiledLexicon,
   type CompiledPhrase,
@@ -17,8 +19,7 @@ import {
 } from './lexicon.ts';
 import { splitSentences, tokenizeSentence, type TokenizedSentence } from './sentences.ts';
 
-export const POLARITIES = ['positive', 'negative', 'neutral'] as const;
-export type Polarity = (typeof POLARITIES)[number];
+export { POLARITIES, type Polarity };
 
 export interface AspectOpinion {
   aspect: AspectId;

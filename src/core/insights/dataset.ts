@@ -1,32 +1,23 @@
 // The insights dataset (`/insights.json`): aspect-based sentiment, entities and topics computed
 // from the published reviews with the owner's lexicon, plus the owner's FAQ and a summary.
 // Pure: the same reviews, editorial and lexicon give the same bytes (no clock, no I/O).
-import { z } from 'zod';
 import type { Business, Review } from '../review.ts';
 import { analyzeReviews } from './analysis.ts';
 import type { AspectModel } from './model/aspect-model.ts';
 import { defaultAspectModel } from './model/default-model.ts';
-import { AspectsSchema, computeAspects } from './aspect-stats.ts';
-import { FaqSchema, type InsightsEditorial } from './editorial.ts';
-import { EntitiesSchema, computeEntities } from './entities.ts';
+import { computeAspects } from './aspect-stats.ts';
+import type { InsightsDataset } from './dataset-schema.ts';
+import type { InsightsEditorial } from './editorial.ts';
+import { computeEntities } from './entities.ts';
 import { EMPTY_LEXICON, type Lexicon } from './lexicon.ts';
-import { ComputedSummarySchema, computeSummary } from './summary.ts';
-import { TopicSchema, computeTopics } from './topics.ts';
+import { computeSummary } from './summary.ts';
+import { computeTopics } from './topics.ts';
 
-export const INSIGHTS_SECTIONS = ['aspects', 'entities', 'topics', 'faq', 'summary'] as const;
-
-export const InsightsDatasetSchema = z.object({
-  schema_version: z.literal('1.1.0'),
-  business_name: z.string(),
-  review_count: z.number().int(),
-  aspects: AspectsSchema,
-  entities: EntitiesSchema,
-  topics: z.array(TopicSchema).meta({ description: 'recurring phrases of the reviews, grouped' }),
-  faq: FaqSchema,
-  summary: ComputedSummarySchema,
-});
-
-export type InsightsDataset = z.infer<typeof InsightsDatasetSchema>;
+export {
+  INSIGHTS_SECTIONS,
+  InsightsDatasetSchema,
+  type InsightsDataset,
+} from './dataset-schema.ts';
 
 /** Words that must not make a topic: people and places are entities, opinions are not topics. */
 function topicExclusions(business: Business, lexicon: Lexicon): Set<string> {

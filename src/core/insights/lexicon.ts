@@ -2,6 +2,10 @@
 // (schema here, loading in src/content/load-lexicon.ts) and their compiled, matchable form.
 import { z } from 'zod';
 
+/** The stance of a sentence or review on an aspect. */
+export const POLARITIES = ['positive', 'negative', 'neutral'] as const;
+export type Polarity = (typeof POLARITIES)[number];
+
 /** The ten aspects of docs/aspects.md, in the order the insights dataset lists them. */
 export const ASPECT_IDS = [
   'workmanship',

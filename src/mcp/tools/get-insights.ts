@@ -1,7 +1,7 @@
 // get_insights: the insights dataset, whole or one section of it.
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { INSIGHTS_SECTIONS, InsightsDatasetSchema } from '../../core/insights/dataset.ts';
+import { INSIGHTS_SECTIONS, InsightsDatasetSchema } from '../../core/insights/dataset-schema.ts';
 import type { McpDeps } from '../deps.ts';
 import { READ_ONLY_ANNOTATIONS, runTool } from '../tool-result.ts';
 
