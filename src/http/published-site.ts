@@ -8,7 +8,7 @@ import { openReviewIndex, type ReviewIndex } from '../core/review-index.ts';
 import type { SearchColumns } from '../core/search-data.ts';
 import { readSearchFiles } from '../build/search-files.ts';
 import { PATHS, PUBLISHED_PATHS, absoluteUrl } from '../core/site.ts';
-import type { InsightsDataset } from '../core/insights/dataset.ts';
+import type { InsightsDataset } from '../core/insights/dataset-schema.ts';
 import type { McpDeps } from '../mcp/deps.ts';
 
 export interface StaticFile {

@@ -1,5 +1,5 @@
 // What the MCP tools read: the published site, as the Node server (or a serverless host) holds it.
-import type { InsightsDataset } from '../core/insights/dataset.ts';
+import type { InsightsDataset } from '../core/insights/dataset-schema.ts';
 import type { ReviewIndex } from '../core/review-index.ts';
 import type { AggregateRating, Business } from '../core/review.ts';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { reviewHeading } from '../../src/core/feeds.ts';
-import type { InsightsDataset } from '../../src/core/insights/dataset.ts';
+import type { InsightsDataset } from '../../src/core/insights/dataset-schema.ts';
 import type { Review, ReviewsDataset } from '../../src/core/review.ts';
 import { ROOT } from '../support/build-site.ts';
 import { startServer, type RunningServer } from '../support/server.ts';

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { INSIGHTS_SECTIONS } from '../../src/core/insights/dataset.ts';
+import { INSIGHTS_SECTIONS } from '../../src/core/insights/dataset-schema.ts';
 import { FIXTURE_SITE_URL } from '../support/build-site.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 

@@ -3,7 +3,8 @@
 // confusion table. Pure; `npm run eval:aspects` prints it.
 import { z } from 'zod';
 import { ASPECT_IDS, AspectIdSchema, type AspectId } from './lexicon.ts';
-import { POLARITIES, type AspectOpinion, type Polarity } from './aspects.ts';
+import type { AspectOpinion } from './aspects.ts';
+import { POLARITIES, type Polarity } from './lexicon.ts';
 
 export const PolaritySchema = z.enum(POLARITIES);
 

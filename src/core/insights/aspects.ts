@@ -19,8 +19,6 @@ import {
 } from './lexicon.ts';
 import { splitSentences, tokenizeSentence, type TokenizedSentence } from './sentences.ts';
 
-export { POLARITIES, type Polarity };
-
 export interface AspectOpinion {
   aspect: AspectId;
   polarity: Polarity;

@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { ASPECT_IDS } from './lexicon.ts';
-import { POLARITIES } from './aspects.ts';
+import { POLARITIES } from './lexicon.ts';
 import { parseCorpusFile, renderCoverage, type CorpusSentence } from './corpus.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { AspectOpinionSchema } from './absa-metrics.ts';
 import { ASPECT_IDS } from './lexicon.ts';
-import { POLARITIES } from './aspects.ts';
+import { POLARITIES } from './lexicon.ts';
 
 export const CORPUS_TAGS = [
   'explicit',

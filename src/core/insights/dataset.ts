@@ -13,12 +13,6 @@ import { EMPTY_LEXICON, type Lexicon } from './lexicon.ts';
 import { computeSummary } from './summary.ts';
 import { computeTopics } from './topics.ts';
 
-export {
-  INSIGHTS_SECTIONS,
-  InsightsDatasetSchema,
-  type InsightsDataset,
-} from './dataset-schema.ts';
-
 /** Words that must not make a topic: people and places are entities, opinions are not topics. */
 function topicExclusions(business: Business, lexicon: Lexicon): Set<string> {
   const words = new Set<string>();

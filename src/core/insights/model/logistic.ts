@@ -15,10 +15,7 @@ export function seededRandom(seed: number): () => number {
 
 export interface Example {
   features: readonly number[];
-  /**
-   * Softmax: the class index. Binary (`classes: 1`): 0 or 1. Multi-label (`multiLabel`): a bit per
-   * class, class c being bit c.
-   */
+  /** Softmax: the class index. Multi-label (`multiLabel`): a bit per class, class c being bit c. */
   label: number;
   weight?: number;
 }
@@ -63,8 +60,8 @@ export function softmax(values: readonly number[]): number[] {
 }
 
 /**
- * Trains a model: with `classes: 1` a binary logistic regression (label 0/1), with `multiLabel` one
- * per class, otherwise a softmax over `classes` labels.
+ * Trains a model: with `multiLabel` one logistic regression per class, otherwise a softmax over
+ * `classes` labels.
  */
 export function train(examples: readonly Example[], options: TrainOptions): SparseModel {
   const { classes, epochs, learningRate, l2 } = options;
@@ -94,11 +91,9 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
       const squareRows = squaresOf[index]!;
       raw.fill(0);
       for (const row of rows) for (let c = 0; c < classes; c++) raw[c]! += row[c]!;
-      if (options.multiLabel || classes === 1) {
-        for (let c = 0; c < classes; c++) {
-          const label = options.multiLabel ? (example.label >>> c) & 1 : example.label;
-          gradient[c] = sigmoid(raw[c]!) - label;
-        }
+      if (options.multiLabel) {
+        for (let c = 0; c < classes; c++)
+          gradient[c] = sigmoid(raw[c]!) - ((example.label >>> c) & 1);
       } else {
         const probabilities = softmax(Array.from(raw));
         for (let c = 0; c < classes; c++)
