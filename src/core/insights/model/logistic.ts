@@ -1,4 +1,4 @@
-// Logistic regression over hashed binary features: one-vs-rest for aspect detection, softmax for
+// Logistic regression over hashed features (binary unless given values): one-vs-rest for aspect detection, softmax for
 // polarity. Trained with seeded, shuffled AdaGrad and L2; deterministic for a seed. Pure.
 
 /** A deterministic PRNG (mulberry32) for shuffling. */
@@ -18,6 +18,8 @@ export interface Example {
   /** Softmax: the class index. Multi-label (`multiLabel`): a bit per class, class c being bit c. */
   label: number;
   weight?: number;
+  /** The value of each feature, in `features` order; every value is 1 when absent. */
+  values?: readonly number[];
 }
 
 export interface TrainOptions {
@@ -39,11 +41,51 @@ export interface SparseModel {
   weights: Map<number, Float64Array>;
 }
 
-export function scores(model: SparseModel, features: readonly number[]): number[] {
-  const out = new Array<number>(model.classes).fill(0);
-  for (const feature of features) {
-    const row = model.weights.get(feature);
-    if (row) for (let c = 0; c < model.classes; c++) out[c]! += row[c]!;
+/** A model's weights laid out for scoring: bucket → offset of its row in `rows` (-1: none). */
+interface ScoringTable {
+  index: Int32Array;
+  rows: Float64Array;
+}
+
+const tables = new WeakMap<SparseModel, ScoringTable>();
+
+/** The model's scoring table, built on first use: an array read per feature instead of a Map lookup. */
+function tableOf(model: SparseModel): ScoringTable {
+  let table = tables.get(model);
+  if (!table) {
+    let size = 0;
+    for (const bucket of model.weights.keys()) size = Math.max(size, bucket + 1);
+    const index = new Int32Array(size).fill(-1);
+    const rows = new Float64Array(model.weights.size * model.classes);
+    let at = 0;
+    for (const [bucket, row] of model.weights) {
+      index[bucket] = at;
+      rows.set(row, at);
+      at += model.classes;
+    }
+    table = { index, rows };
+    tables.set(model, table);
+  }
+  return table;
+}
+
+/**
+ * Each class's raw score; `values` as in Example. The model's weights must not change once it has
+ * been scored with.
+ */
+export function scores(
+  model: SparseModel,
+  features: readonly number[],
+  values?: readonly number[],
+): number[] {
+  const { index, rows } = tableOf(model);
+  const classes = model.classes;
+  const out = new Array<number>(classes).fill(0);
+  for (let k = 0; k < features.length; k++) {
+    const at = index[features[k]!] ?? -1;
+    if (at < 0) continue;
+    const value = values ? values[k]! : 1;
+    for (let c = 0; c < classes; c++) out[c]! += value * rows[at + c]!;
   }
   return out;
 }
@@ -89,8 +131,13 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
       const example = examples[index]!;
       const rows = rowsOf[index]!;
       const squareRows = squaresOf[index]!;
+      const values = example.values;
       raw.fill(0);
-      for (const row of rows) for (let c = 0; c < classes; c++) raw[c]! += row[c]!;
+      for (let k = 0; k < rows.length; k++) {
+        const row = rows[k]!;
+        const value = values ? values[k]! : 1;
+        for (let c = 0; c < classes; c++) raw[c]! += value * row[c]!;
+      }
       if (options.multiLabel) {
         for (let c = 0; c < classes; c++)
           gradient[c] = sigmoid(raw[c]!) - ((example.label >>> c) & 1);
@@ -103,8 +150,9 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
       for (let k = 0; k < rows.length; k++) {
         const row = rows[k]!;
         const square = squareRows[k]!;
+        const value = values ? values[k]! : 1;
         for (let c = 0; c < classes; c++) {
-          const g = weight * gradient[c]! + l2 * row[c]!;
+          const g = weight * value * gradient[c]! + l2 * row[c]!;
           square[c]! += g * g;
           row[c]! -= (learningRate * g) / Math.sqrt(square[c]!);
         }
