@@ -622,7 +622,8 @@ function indexPhrases(phrases: readonly CompiledPhrase[]): (token: Token) => Com
  */
 export const PIPELINE_STEPS = {
   segment: 'split into folded words and clauses; mark negated words and words after a contrast',
-  detect: 'keep each aspect the learned model gives at least the detection threshold',
+  detect:
+    'keep each aspect the learned model gives at least the detection threshold, in the whole sentence or in one of its clauses',
   lexicon: "add an aspect the owner's lexicon names when the model gives it at least some weight",
   polarity: "read each kept aspect's stance from the sentence and its most telling clause",
   'contrast/negation':
@@ -632,8 +633,6 @@ export const PIPELINE_STEPS = {
 } as const;
 export type PipelineStep = keyof typeof PIPELINE_STEPS;
 
-/** Probability at or above which the lexicon's aspect is kept (the model must not rule it out). */
-const LEXICON_FLOOR = 0.05;
 /** Positive and negative closer than this is a tie the rating breaks. */
 const TIE_MARGIN = 0.1;
 
@@ -669,16 +668,16 @@ export function createAspectAnalyzer(
     // detect
     const scored = scoreSentence(model!, tokens);
     const probability = (aspect: AspectId) => scored.probabilities[ASPECT_IDS.indexOf(aspect)]!;
-    const kept = ASPECT_IDS.filter((aspect) => probability(aspect) >= model!.threshold).map(
-      (aspect) => scored.opinion(aspect),
+    const kept = ASPECT_IDS.filter((_, index) => scored.detected[index]).map((aspect) =>
+      scored.opinion(aspect),
     );
     note('detect', kept.map((c) => `${c.aspect} ${c.probability.toFixed(2)}`).join(', ') || 'none');
     // lexicon (owner override)
     const named = new Set(fromLexicon.map((o) => o.aspect));
     const added = ASPECT_IDS.filter(
       (aspect) =>
-        probability(aspect) < model!.threshold &&
-        probability(aspect) >= LEXICON_FLOOR &&
+        !scored.detected[ASPECT_IDS.indexOf(aspect)] &&
+        probability(aspect) >= model!.lexiconFloor &&
         named.has(aspect),
     ).map((aspect) => scored.opinion(aspect));
     note('lexicon', added.map((c) => c.aspect).join(', ') || 'nothing added');

@@ -5,14 +5,20 @@ import { createAspectAnalyzer, PIPELINE_STEPS } from '../aspects.ts';
 import { bootstrapIntervals, scoreAbsa } from '../absa-metrics.ts';
 import { parseCorpusFile, type CorpusSentence } from '../corpus.ts';
 import { loadLexicon } from '../../../content/load-lexicon.ts';
+import { ASPECT_IDS } from '../lexicon.ts';
 import {
   DEFAULT_HYPERPARAMETERS,
+  detectionInput,
   parseAspectModel,
   predictAspects,
+  scoreSentence,
   serializeAspectModel,
   trainAspectModel,
 } from './aspect-model.ts';
-import { defaultAspectModel } from './default-model.ts';
+import { tokenizeForModel } from './features.ts';
+import { scores, sigmoid } from './logistic.ts';
+import { DIMENSIONS, parseWordVectors, type WordVectors } from './word-vectors.ts';
+import { defaultAspectModel, defaultWordVectors } from './default-model.ts';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 
@@ -26,10 +32,10 @@ async function corpus(): Promise<CorpusSentence[]> {
 
 test('training is deterministic for a seed, and the seed matters', async () => {
   const sample = (await corpus()).slice(0, 400);
-  const first = serializeAspectModel(trainAspectModel(sample));
-  expect(serializeAspectModel(trainAspectModel(sample))).toBe(first);
+  const first = serializeAspectModel(trainAspectModel(sample, defaultWordVectors()));
+  expect(serializeAspectModel(trainAspectModel(sample, defaultWordVectors()))).toBe(first);
   const other = serializeAspectModel(
-    trainAspectModel(sample, { ...DEFAULT_HYPERPARAMETERS, seed: 1 }),
+    trainAspectModel(sample, defaultWordVectors(), { ...DEFAULT_HYPERPARAMETERS, seed: 1 }),
   );
   expect(other).not.toBe(first);
 });
@@ -39,12 +45,14 @@ test('the shipped weights are exactly what npm run train:aspects makes from the 
     path.join(root, 'src/core/insights/model/aspect-model.json'),
     'utf8',
   );
-  expect(serializeAspectModel(trainAspectModel(await corpus()))).toBe(shipped);
+  expect(serializeAspectModel(trainAspectModel(await corpus(), defaultWordVectors()))).toBe(
+    shipped,
+  );
 }, 180_000);
 
 test('a serialized model predicts what it predicted before', () => {
   const model = defaultAspectModel();
-  const again = parseAspectModel(serializeAspectModel(model));
+  const again = parseAspectModel(serializeAspectModel(model), defaultWordVectors());
   for (const text of ['Great roof but the office never called back.', 'Not a single nail left.'])
     expect(predictAspects(again, text)).toEqual(predictAspects(model, text));
 });
@@ -89,4 +97,61 @@ test('bootstrap intervals are repeatable and hold the point estimate', () => {
   expect(a.joint_f1.low).toBeLessThanOrEqual(point.joint.f1);
   expect(a.joint_f1.high).toBeGreaterThanOrEqual(point.joint.f1);
   expect(a.aspect_f1.low).toBeLessThan(a.aspect_f1.high);
+});
+
+test('scoring sums per-word vector contributions and gets the scores training sees', () => {
+  const model = defaultAspectModel();
+  for (const text of [
+    'The foreman was surly, and the invoice had three surprise fees.',
+    'Nobody called us back for a week!',
+    'xqzv',
+  ]) {
+    const tokens = tokenizeForModel(text);
+    const input = detectionInput(model.vectors, model.vectorScale, tokens);
+    const expected = scores(model.detection, input.features, input.values).map(sigmoid);
+    scoreSentence(model, tokens).probabilities.forEach((p, k) =>
+      expect(p).toBeCloseTo(expected[k]!, 9),
+    );
+  }
+});
+
+test("an unseen word's pretrained vector moves detection toward its neighbours' aspect", async () => {
+  // "surly" is in no corpus sentence: only its vector can tell the model what it means.
+  expect((await corpus()).some(({ text }) => /\bsurly\b/i.test(text))).toBe(false);
+  const model = defaultAspectModel();
+  const professionalism = ASPECT_IDS.indexOf('professionalism');
+  const text = 'The foreman was surly.';
+  expect(model.vectors.index.has('surly')).toBe(true);
+  const without: WordVectors = {
+    ...model.vectors,
+    index: new Map([...model.vectors.index].filter(([word]) => word !== 'surly')),
+  };
+  const withVector = scoreSentence(model, tokenizeForModel(text)).probabilities[professionalism]!;
+  const withoutVector = scoreSentence({ ...model, vectors: without }, tokenizeForModel(text))
+    .probabilities[professionalism]!;
+  expect(withVector).toBeGreaterThan(withoutVector + 0.05);
+});
+
+test('a clause that plainly speaks of an aspect is detected inside a long sentence', () => {
+  const model = defaultAspectModel();
+  const text = 'Patched the chimney flashing, reasonable bill, finished before lunch.';
+  const scored = scoreSentence(model, tokenizeForModel(text));
+  const timeliness = ASPECT_IDS.indexOf('timeliness');
+  expect(scored.probabilities[timeliness]).toBeLessThan(model.threshold);
+  expect(scored.clauseProbabilities[timeliness]).toBeGreaterThanOrEqual(model.clauseThreshold);
+  expect(predictAspects(model, text).map((o) => o.aspect)).toContain('timeliness');
+  expect(predictAspects({ ...model, clauseThreshold: 2 }, text).map((o) => o.aspect)).not.toContain(
+    'timeliness',
+  );
+  // A sentence of one clause is its own clause: nothing is counted twice.
+  expect(
+    scoreSentence(model, tokenizeForModel('Finished before lunch')).clauseProbabilities,
+  ).toEqual(ASPECT_IDS.map(() => 0));
+});
+
+test('a model refuses word vectors other than those it was trained with', () => {
+  const model = defaultAspectModel();
+  const json = serializeAspectModel(model);
+  const other = parseWordVectors('roof\n', new Uint8Array(DIMENSIONS));
+  expect(() => parseAspectModel(json, other)).toThrow(/trained with word vectors .* retrain/);
 });

@@ -1,12 +1,20 @@
 // The learned aspect model: per-aspect detection (one-vs-rest logistic regression) and per-mention
 // polarity (softmax over positive/negative/neutral) over hashed sentence features, trained from the
-// labelled corpus by `npm run train:aspects` and shipped as data (aspect-model.json). Polarity
-// reads the whole sentence plus the clause that most evidences the aspect, so "great roof but the
-// office never called back" gets each stance from its own clause.
+// labelled corpus by `npm run train:aspects` and shipped as data (aspect-model.json). Detection
+// also reads the mean pretrained word vector (word-vectors.ts), so that what the corpus teaches
+// about a word reaches its near-synonyms, and it scores each clause of a longer sentence on its own,
+// so that evidence for other aspects elsewhere in a long sentence does not drown a clause that
+// plainly speaks of one. Polarity reads the whole sentence plus the clause that most evidences the
+// aspect, so "great roof but the office never called back" gets each stance from its own clause.
 import type { AspectId } from '../lexicon.ts';
 import { ASPECT_IDS } from '../lexicon.ts';
 import { FEATURE_BITS, featuresOf, tokenizeForModel, type SentenceTokens } from './features.ts';
 import { scores, sigmoid, softmax, train, type Example, type SparseModel } from './logistic.ts';
+import { DIMENSIONS, VECTOR_UNIT, meanVector, type WordVectors } from './word-vectors.ts';
+
+const VERSION = 2;
+/** The buckets of the mean vector's dimensions, just above the hashed features'. */
+const DENSE_BUCKETS = Array.from({ length: DIMENSIONS }, (_, d) => (1 << FEATURE_BITS) + d);
 
 export const MODEL_POLARITIES = ['positive', 'negative', 'neutral'] as const;
 export type ModelPolarity = (typeof MODEL_POLARITIES)[number];
@@ -19,10 +27,20 @@ export interface LabelledExample {
 export interface AspectModel {
   version: number;
   featureBits: number;
-  /** Detection probability at or above which an aspect is reported. */
+  /** Detection probability (of the whole sentence) at or above which an aspect is reported. */
   threshold: number;
+  /** Detection probability of one clause of a longer sentence at or above which it is reported. */
+  clauseThreshold: number;
+  /**
+   * Detection probability (of the whole sentence) at or above which the owner's lexicon may add an
+   * aspect it names: the model must not rule it out.
+   */
+  lexiconFloor: number;
+  /** What the mean word vector is multiplied by before detection reads it. */
+  vectorScale: number;
   detection: SparseModel;
   polarity: SparseModel;
+  vectors: WordVectors;
 }
 
 export interface Hyperparameters {
@@ -30,6 +48,9 @@ export interface Hyperparameters {
   learningRate: number;
   l2: number;
   threshold: number;
+  clauseThreshold: number;
+  lexiconFloor: number;
+  vectorScale: number;
   seed: number;
 }
 
@@ -38,8 +59,95 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   learningRate: 0.3,
   l2: 1e-5,
   threshold: 0.9,
+  clauseThreshold: 0.95,
+  lexiconFloor: 0.2,
+  vectorScale: 10,
   seed: 20261125,
 };
+
+/**
+ * What detection is trained on for the words in [from, to): hashed features, then the mean word
+ * vector's dimensions as valued features.
+ */
+export interface DetectionInput {
+  features: number[];
+  values?: number[];
+}
+
+export function detectionInput(
+  vectors: WordVectors,
+  vectorScale: number,
+  tokens: SentenceTokens,
+  from = 0,
+  to = tokens.words.length,
+  hashed = featuresOf(tokens, from, to),
+): DetectionInput {
+  const mean = meanVector(vectors, tokens.words, from, to, vectorScale);
+  if (mean === null) return { features: hashed };
+  return {
+    features: [...hashed, ...DENSE_BUCKETS],
+    values: [...hashed.map(() => 1), ...mean],
+  };
+}
+
+/**
+ * Per word-vector row, what it adds to each aspect's detection score (its bytes times the weights
+ * of the mean vector's buckets), computed once per model. Detection is linear in the mean vector,
+ * so scoring sums these instead of building the mean: the same scores as `detectionInput` gives
+ * in training, for a tenth of the work.
+ */
+const contributionTables = new WeakMap<SparseModel, Float64Array>();
+
+function contributionsOf(model: AspectModel): Float64Array {
+  let table = contributionTables.get(model.detection);
+  if (!table) {
+    const classes = model.detection.classes;
+    const { data, index } = model.vectors;
+    table = new Float64Array(index.size * classes);
+    for (let d = 0; d < DIMENSIONS; d++) {
+      const weights = model.detection.weights.get(DENSE_BUCKETS[d]!);
+      if (!weights) continue;
+      for (let row = 0; row < index.size; row++) {
+        const value = data[row * DIMENSIONS + d]!;
+        if (value !== 0)
+          for (let c = 0; c < classes; c++) table[row * classes + c]! += value * weights[c]!;
+      }
+    }
+    contributionTables.set(model.detection, table);
+  }
+  return table;
+}
+
+/** The word-vector row of each word (-1: none). */
+function vectorRows(vectors: WordVectors, tokens: SentenceTokens): Int32Array {
+  return Int32Array.from(tokens.words, (word) => vectors.index.get(word) ?? -1);
+}
+
+/** Raw detection scores of the words in [from, to), from their hashed features and vector rows. */
+function detectionScores(
+  model: AspectModel,
+  hashed: readonly number[],
+  rows: Int32Array,
+  from: number,
+  to: number,
+): number[] {
+  const out = scores(model.detection, hashed);
+  const table = contributionsOf(model);
+  const classes = out.length;
+  const sum = new Float64Array(classes);
+  let count = 0;
+  for (let i = from; i < to; i++) {
+    const row = rows[i]!;
+    if (row < 0) continue;
+    count++;
+    for (let c = 0; c < classes; c++) sum[c]! += table[row * classes + c]!;
+  }
+  if (count > 0) {
+    const factor = model.vectorScale / (count * VECTOR_UNIT);
+    for (let c = 0; c < classes; c++) out[c]! += sum[c]! * factor;
+  }
+  return out;
+}
 
 /** The clauses of a sentence as word ranges [from, to). */
 function clauseRanges(tokens: SentenceTokens): [number, number][] {
@@ -64,26 +172,43 @@ class PolarityInputs {
   #clauseScores: number[][] | undefined;
   readonly #focusFeatures = new Map<number, number[]>();
 
-  readonly detection: SparseModel;
+  readonly model: AspectModel;
   readonly tokens: SentenceTokens;
   readonly base: readonly number[];
+  readonly rows: Int32Array;
 
-  constructor(detection: SparseModel, tokens: SentenceTokens, base: readonly number[]) {
-    this.detection = detection;
+  constructor(
+    model: AspectModel,
+    tokens: SentenceTokens,
+    base: readonly number[],
+    rows = vectorRows(model.vectors, tokens),
+  ) {
+    this.model = model;
     this.tokens = tokens;
     this.base = base;
+    this.rows = rows;
+  }
+
+  get ranges(): [number, number][] {
+    this.#ranges ??= clauseRanges(this.tokens);
+    return this.#ranges;
+  }
+
+  /** Each clause's raw detection scores, in `ranges` order. */
+  get clauseScores(): number[][] {
+    this.#clauseScores ??= this.ranges.map(([from, to]) =>
+      detectionScores(this.model, featuresOf(this.tokens, from, to), this.rows, from, to),
+    );
+    return this.#clauseScores;
   }
 
   /** The clause (word range) whose words score highest for the aspect. */
   focus(aspectIndex: number): [number, number] {
-    this.#ranges ??= clauseRanges(this.tokens);
-    this.#clauseScores ??= this.#ranges.map(([from, to]) =>
-      scores(this.detection, featuresOf(this.tokens, from, to)),
-    );
+    const { ranges, clauseScores } = this;
     let best = 0;
-    for (let k = 1; k < this.#ranges.length; k++)
-      if (this.#clauseScores[k]![aspectIndex]! > this.#clauseScores[best]![aspectIndex]!) best = k;
-    return this.#ranges[best] ?? [0, this.tokens.words.length];
+    for (let k = 1; k < ranges.length; k++)
+      if (clauseScores[k]![aspectIndex]! > clauseScores[best]![aspectIndex]!) best = k;
+    return ranges[best] ?? [0, this.tokens.words.length];
   }
 
   of(aspect: AspectId): { features: number[]; clause: [number, number] } {
@@ -101,6 +226,7 @@ class PolarityInputs {
 /** Trains both parts from labelled sentences; the same data and seed give the same model. */
 export function trainAspectModel(
   data: readonly LabelledExample[],
+  vectors: WordVectors,
   hyper: Hyperparameters = DEFAULT_HYPERPARAMETERS,
 ): AspectModel {
   const tokenized = data.map((item) => tokenizeForModel(item.text));
@@ -109,7 +235,7 @@ export function trainAspectModel(
   // per aspect.
   const detection = train(
     data.map((item, index) => ({
-      features: base[index]!,
+      ...detectionInput(vectors, hyper.vectorScale, tokenized[index]!, 0, undefined, base[index]),
       label: ASPECT_IDS.reduce(
         (bits, aspect, column) =>
           item.aspects.some((a) => a.aspect === aspect) ? bits | (1 << column) : bits,
@@ -125,9 +251,20 @@ export function trainAspectModel(
       seed: hyper.seed,
     },
   );
+  const partial: AspectModel = {
+    version: VERSION,
+    featureBits: FEATURE_BITS,
+    threshold: hyper.threshold,
+    clauseThreshold: hyper.clauseThreshold,
+    lexiconFloor: hyper.lexiconFloor,
+    vectorScale: hyper.vectorScale,
+    detection,
+    polarity: { classes: 3, weights: new Map() },
+    vectors,
+  };
   const polarityExamples: Example[] = [];
   data.forEach((item, index) => {
-    const inputs = new PolarityInputs(detection, tokenized[index]!, base[index]!);
+    const inputs = new PolarityInputs(partial, tokenized[index]!, base[index]!);
     for (const { aspect, polarity } of item.aspects)
       polarityExamples.push({
         features: inputs.of(aspect).features,
@@ -141,7 +278,7 @@ export function trainAspectModel(
     l2: hyper.l2,
     seed: hyper.seed + 100,
   });
-  return { version: 1, featureBits: FEATURE_BITS, threshold: hyper.threshold, detection, polarity };
+  return { ...partial, polarity };
 }
 
 export interface ModelOpinion {
@@ -155,27 +292,40 @@ export interface ModelOpinion {
   clause: string;
 }
 
-/** Every aspect's detection probability, for a sentence. */
-export function detectionProbabilities(model: AspectModel, tokens: SentenceTokens): number[] {
-  return scores(model.detection, featuresOf(tokens)).map(sigmoid);
-}
-
 /** One sentence scored by the model: every aspect's detection probability, polarity on demand. */
 export interface ScoredSentence {
   tokens: SentenceTokens;
-  /** Detection probability per aspect, in ASPECT_IDS order. */
+  /** Detection probability of the whole sentence, per aspect in ASPECT_IDS order. */
   probabilities: number[];
+  /**
+   * The highest detection probability of any one clause, per aspect; 0 for a sentence of one
+   * clause (its clause is the sentence).
+   */
+  clauseProbabilities: number[];
+  /** Per aspect: whether the sentence or one of its clauses reaches its threshold. */
+  detected: boolean[];
   /** The aspect's polarity, from the clause that speaks most of it. */
   opinion(aspect: AspectId): ModelOpinion;
 }
 
 export function scoreSentence(model: AspectModel, tokens: SentenceTokens): ScoredSentence {
   const base = featuresOf(tokens);
-  const probabilities = scores(model.detection, base).map(sigmoid);
-  const inputs = new PolarityInputs(model.detection, tokens, base);
+  const rows = vectorRows(model.vectors, tokens);
+  const probabilities = detectionScores(model, base, rows, 0, tokens.words.length).map(sigmoid);
+  const inputs = new PolarityInputs(model, tokens, base, rows);
+  const clauseProbabilities = probabilities.map(() => 0);
+  if (inputs.ranges.length > 1)
+    for (const clause of inputs.clauseScores)
+      clause.forEach((score, k) => {
+        clauseProbabilities[k] = Math.max(clauseProbabilities[k]!, sigmoid(score));
+      });
   return {
     tokens,
     probabilities,
+    clauseProbabilities,
+    detected: probabilities.map(
+      (p, k) => p >= model.threshold || clauseProbabilities[k]! >= model.clauseThreshold,
+    ),
     opinion(aspect) {
       const { features, clause } = inputs.of(aspect);
       const polarities = softmax(scores(model.polarity, features));
@@ -191,11 +341,11 @@ export function scoreSentence(model: AspectModel, tokens: SentenceTokens): Score
   };
 }
 
-/** The aspects detected at the model's threshold, each with its polarity. */
+/** The aspects detected at the model's thresholds, each with its polarity. */
 export function predictAspects(model: AspectModel, text: string): ModelOpinion[] {
   const scored = scoreSentence(model, tokenizeForModel(text));
-  return ASPECT_IDS.filter((_, index) => scored.probabilities[index]! >= model.threshold).map(
-    (aspect) => scored.opinion(aspect),
+  return ASPECT_IDS.filter((_, index) => scored.detected[index]).map((aspect) =>
+    scored.opinion(aspect),
   );
 }
 
@@ -203,6 +353,11 @@ export interface SerializedModel {
   version: number;
   featureBits: number;
   threshold: number;
+  clauseThreshold: number;
+  lexiconFloor: number;
+  vectorScale: number;
+  /** The digest of the word vectors the model was trained with. */
+  vectors: string;
   detection: Record<string, number[]>;
   polarity: Record<string, number[]>;
 }
@@ -225,21 +380,29 @@ export function serializeAspectModel(model: AspectModel): string {
     version: model.version,
     featureBits: model.featureBits,
     threshold: model.threshold,
+    clauseThreshold: model.clauseThreshold,
+    lexiconFloor: model.lexiconFloor,
+    vectorScale: model.vectorScale,
+    vectors: model.vectors.digest,
     detection: serializeSparse(model.detection, 2),
     polarity: serializeSparse(model.polarity, 2),
   };
   return `${JSON.stringify(data)}\n`;
 }
 
-export function parseAspectModel(json: string): AspectModel {
-  return aspectModelFrom(JSON.parse(json) as SerializedModel);
+export function parseAspectModel(json: string, vectors: WordVectors): AspectModel {
+  return aspectModelFrom(JSON.parse(json) as SerializedModel, vectors);
 }
 
-/** The model from its parsed JSON. */
-export function aspectModelFrom(data: SerializedModel): AspectModel {
-  if (data.version !== 1 || data.featureBits !== FEATURE_BITS)
+/** The model from its parsed JSON and the word vectors it was trained with. */
+export function aspectModelFrom(data: SerializedModel, vectors: WordVectors): AspectModel {
+  if (data.version !== VERSION || data.featureBits !== FEATURE_BITS)
     throw new Error(
-      `aspect model: expected version 1 with ${FEATURE_BITS}-bit features; retrain with npm run train:aspects`,
+      `aspect model: expected version ${VERSION} with ${FEATURE_BITS}-bit features; retrain with npm run train:aspects`,
+    );
+  if (data.vectors !== vectors.digest)
+    throw new Error(
+      `aspect model: trained with word vectors ${data.vectors}, given ${vectors.digest}; retrain with npm run train:aspects`,
     );
   const sparse = (table: Record<string, number[]>, classes: number): SparseModel => ({
     classes,
@@ -248,10 +411,14 @@ export function aspectModelFrom(data: SerializedModel): AspectModel {
     ),
   });
   return {
-    version: 1,
+    version: VERSION,
     featureBits: data.featureBits,
     threshold: data.threshold,
+    clauseThreshold: data.clauseThreshold,
+    lexiconFloor: data.lexiconFloor,
+    vectorScale: data.vectorScale,
     detection: sparse(data.detection, ASPECT_IDS.length),
     polarity: sparse(data.polarity, 3),
+    vectors,
   };
 }
