@@ -58,9 +58,9 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   epochs: 12,
   learningRate: 0.3,
   l2: 1e-5,
-  threshold: 0.9,
+  threshold: 0.8,
   clauseThreshold: 0.95,
-  lexiconFloor: 0.2,
+  lexiconFloor: 0.3,
   vectorScale: 10,
   seed: 20261125,
 };
