@@ -17,6 +17,7 @@ import { parseCorpusFile, type CorpusSentence } from '../src/core/insights/corpu
 import { ASPECT_IDS } from '../src/core/insights/lexicon.ts';
 import {
   DEFAULT_HYPERPARAMETERS,
+  parseAspectModel,
   scoreSentence,
   serializeAspectModel,
   trainAspectModel,
@@ -78,10 +79,17 @@ function crossValidate(hyper: Hyperparameters, folds = 5): HeldOut[] {
   const lexiconAlone = createAspectAnalyzer(lexicon);
   const out: HeldOut[] = [];
   for (let fold = 0; fold < folds; fold++) {
-    const model = trainAspectModel(
-      corpus.filter((_, i) => foldOf[i] !== fold),
+    // Scored as shipped: serialized (rounded and pruned) and read back.
+    const model = parseAspectModel(
+      serializeAspectModel(
+        trainAspectModel(
+          corpus.filter((_, i) => foldOf[i] !== fold),
+          vectors,
+          hyper,
+        ),
+        hyper.prune,
+      ),
       vectors,
-      hyper,
     );
     const pipeline = createAspectAnalyzer(lexicon, { model });
     corpus.forEach(({ text, aspects: gold }, i) => {

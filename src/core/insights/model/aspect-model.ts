@@ -51,6 +51,10 @@ export interface Hyperparameters {
   clauseThreshold: number;
   lexiconFloor: number;
   vectorScale: number;
+  /** Weights below this (every class's) are left out of the shipped file. */
+  prune: number;
+  /** Features seen in fewer training sentences than this get no weight. */
+  minCount: number;
   seed: number;
 }
 
@@ -58,10 +62,12 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   epochs: 12,
   learningRate: 0.3,
   l2: 1e-5,
-  threshold: 0.8,
-  clauseThreshold: 0.95,
-  lexiconFloor: 0.3,
+  threshold: 0.9,
+  clauseThreshold: 0.98,
+  lexiconFloor: 0.2,
   vectorScale: 10,
+  prune: 0.02,
+  minCount: 2,
   seed: 20261125,
 };
 
@@ -249,6 +255,7 @@ export function trainAspectModel(
       learningRate: hyper.learningRate,
       l2: hyper.l2,
       seed: hyper.seed,
+      minCount: hyper.minCount,
     },
   );
   const partial: AspectModel = {
@@ -277,6 +284,7 @@ export function trainAspectModel(
     learningRate: hyper.learningRate,
     l2: hyper.l2,
     seed: hyper.seed + 100,
+    minCount: hyper.minCount,
   });
   return { ...partial, polarity };
 }
@@ -363,10 +371,12 @@ export interface SerializedModel {
 }
 
 /** Rounded, pruned and in bucket order: the same model always serializes to the same bytes. */
-function serializeSparse(model: SparseModel, digits: number): Record<string, number[]> {
+function serializeSparse(
+  model: SparseModel,
+  digits: number,
+  negligible: number,
+): Record<string, number[]> {
   const scale = 10 ** digits;
-  // Buckets whose every weight is this small change no decision; leaving them out keeps the file small.
-  const negligible = 0.02;
   const out: Record<string, number[]> = {};
   for (const bucket of [...model.weights.keys()].sort((a, b) => a - b)) {
     const row = Array.from(model.weights.get(bucket)!, (w) => Math.round(w * scale) / scale);
@@ -375,7 +385,14 @@ function serializeSparse(model: SparseModel, digits: number): Record<string, num
   return out;
 }
 
-export function serializeAspectModel(model: AspectModel): string {
+/**
+ * The model as shipped. Buckets whose every weight is below `prune` are left out: they seldom
+ * change a decision and they are most of the file (cross-validation scores the model in this form).
+ */
+export function serializeAspectModel(
+  model: AspectModel,
+  prune = DEFAULT_HYPERPARAMETERS.prune,
+): string {
   const data: SerializedModel = {
     version: model.version,
     featureBits: model.featureBits,
@@ -384,8 +401,8 @@ export function serializeAspectModel(model: AspectModel): string {
     lexiconFloor: model.lexiconFloor,
     vectorScale: model.vectorScale,
     vectors: model.vectors.digest,
-    detection: serializeSparse(model.detection, 2),
-    polarity: serializeSparse(model.polarity, 2),
+    detection: serializeSparse(model.detection, 2, prune),
+    polarity: serializeSparse(model.polarity, 2, prune),
   };
   return `${JSON.stringify(data)}\n`;
 }

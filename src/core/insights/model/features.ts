@@ -1,5 +1,5 @@
-// Features of a review sentence for the learned aspect model: folded words, word bigrams,
-// character 3- and 4-grams inside words (robust to typos and text-speak), words marked as negated
+// Features of a review sentence for the learned aspect model: folded words, word bigrams, word
+// pairs one and two words apart, character 3- and 4-grams inside words (robust to typos and text-speak), words marked as negated
 // (after not/no/never/n't … up to the clause's end) and words after a contrast (but/though/
 // however …), all hashed into a fixed number of buckets. Pure and allocation-light: the build runs
 // it on every sentence of every review.
@@ -137,6 +137,10 @@ export function featuresOf(
     if (negated[i]) add(fnv(negatedKind, word));
     if (afterContrast[i]) add(fnv(contrastKind, word));
     if (i + 1 < to) add(fnv(fnv(fnv(bigramKind, word), ' '), words[i + 1]!));
+    // Word pairs one and two words apart ("never _ back", "still _ _ waiting"), which carry
+    // phrases that a word in between breaks up.
+    if (i + 2 < to) add(fnv(fnv(fnv(bigramKind, word), ' _ '), words[i + 2]!));
+    if (i + 3 < to) add(fnv(fnv(fnv(bigramKind, word), ' _ _ '), words[i + 3]!));
     // Character 3- and 4-grams of "<word>" (the word between boundary marks), for words of 3
     // letters or more.
     const length = word.length + 2;

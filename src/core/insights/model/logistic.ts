@@ -28,6 +28,8 @@ export interface TrainOptions {
   learningRate: number;
   l2: number;
   seed: number;
+  /** Features seen in fewer examples than this get no weight (default 1: every feature). */
+  minCount?: number;
   /**
    * One independent logistic regression per class (a sigmoid each, labels as bits), trained in one
    * pass over the examples: the same as `classes` binary models that share the example order.
@@ -109,15 +111,25 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
   const { classes, epochs, learningRate, l2 } = options;
   const weights = new Map<number, Float64Array>();
   const squares = new Map<number, Float64Array>();
+  const minCount = options.minCount ?? 1;
+  const counts = new Map<number, number>();
+  if (minCount > 1)
+    for (const example of examples)
+      for (const feature of example.features) counts.set(feature, (counts.get(feature) ?? 0) + 1);
   for (const example of examples)
     for (const feature of example.features)
-      if (!weights.has(feature)) {
+      if (!weights.has(feature) && (minCount <= 1 || counts.get(feature)! >= minCount)) {
         weights.set(feature, new Float64Array(classes));
         squares.set(feature, new Float64Array(classes).fill(1e-8));
       }
-  // Each example's weight and AdaGrad rows, looked up once instead of in every epoch.
-  const rowsOf = examples.map((example) => example.features.map((f) => weights.get(f)!));
-  const squaresOf = examples.map((example) => example.features.map((f) => squares.get(f)!));
+  // Each example's weight and AdaGrad rows, looked up once instead of in every epoch; a feature
+  // seen fewer than minCount times has none (a shared zero row that is never updated).
+  const unused = new Float64Array(classes);
+  const unusedSquares = new Float64Array(classes).fill(1);
+  const rowsOf = examples.map((example) => example.features.map((f) => weights.get(f) ?? unused));
+  const squaresOf = examples.map((example) =>
+    example.features.map((f) => squares.get(f) ?? unusedSquares),
+  );
   const order = examples.map((_, index) => index);
   const random = seededRandom(options.seed);
   const raw = new Float64Array(classes);
@@ -149,6 +161,7 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
       const weight = example.weight ?? 1;
       for (let k = 0; k < rows.length; k++) {
         const row = rows[k]!;
+        if (row === unused) continue;
         const square = squareRows[k]!;
         const value = values ? values[k]! : 1;
         for (let c = 0; c < classes; c++) {
