@@ -18,9 +18,11 @@ import { ASPECT_IDS } from '../src/core/insights/lexicon.ts';
 import {
   DEFAULT_HYPERPARAMETERS,
   parseAspectModel,
+  reportedBy,
   scoreSentence,
   serializeAspectModel,
   trainAspectModel,
+  type DecisionSettings,
   type Hyperparameters,
 } from '../src/core/insights/model/aspect-model.ts';
 import { defaultWordVectors } from '../src/core/insights/model/default-model.ts';
@@ -111,16 +113,16 @@ function crossValidate(hyper: Hyperparameters, folds = 5): HeldOut[] {
 }
 
 /** What the pipeline answers for a held-out sentence at other decision settings (no retraining). */
-function decide(
-  item: HeldOut,
-  setting: Pick<Hyperparameters, 'threshold' | 'clauseThreshold' | 'lexiconFloor'>,
-): Labels {
+function decide(item: HeldOut, setting: DecisionSettings): Labels {
   return ASPECT_IDS.flatMap((aspect, k) =>
-    item.probabilities[k]! >= setting.threshold ||
-    item.clauseProbabilities[k]! >= setting.clauseThreshold ||
-    (item.probabilities[k]! >= setting.lexiconFloor && item.named.has(aspect))
-      ? [{ aspect, polarity: item.polarities[k]! }]
-      : [],
+    reportedBy(
+      setting,
+      item.probabilities[k]!,
+      item.clauseProbabilities[k]!,
+      item.named.has(aspect),
+    ) === null
+      ? []
+      : [{ aspect, polarity: item.polarities[k]! }],
   );
 }
 

@@ -2,7 +2,7 @@
 // owner's lexicon. Used by the insights build, `npm run aspects` and `npm run eval:aspects`.
 // Pure and deterministic: the same lexicon, text and rating always give the same answer.
 import { editDistance } from '../edit-distance.ts';
-import { scoreSentence, type AspectModel } from './model/aspect-model.ts';
+import { reportedBy, scoreSentence, type AspectModel } from './model/aspect-model.ts';
 import { tokenizeForModel } from './model/features.ts';
 import {
   ASPECT_IDS,
@@ -624,7 +624,8 @@ export const PIPELINE_STEPS = {
   segment: 'split into folded words and clauses; mark negated words and words after a contrast',
   detect:
     'keep each aspect the learned model gives at least the detection threshold, in the whole sentence or in one of its clauses',
-  lexicon: "add an aspect the owner's lexicon names when the model gives it at least some weight",
+  lexicon:
+    "add an aspect the owner's lexicon names when the model gives it at least the lexicon floor",
   polarity: "read each kept aspect's stance from the sentence and its most telling clause",
   'contrast/negation':
     'the clause after but/though speaks for its aspect; negated words count as their own features',
@@ -667,7 +668,6 @@ export function createAspectAnalyzer(
     note('segment', `${tokens.words.length} words, ${new Set(tokens.clauses).size} clauses`);
     // detect
     const scored = scoreSentence(model!, tokens);
-    const probability = (aspect: AspectId) => scored.probabilities[ASPECT_IDS.indexOf(aspect)]!;
     const kept = ASPECT_IDS.filter((_, index) => scored.detected[index]).map((aspect) =>
       scored.opinion(aspect),
     );
@@ -675,10 +675,13 @@ export function createAspectAnalyzer(
     // lexicon (owner override)
     const named = new Set(fromLexicon.map((o) => o.aspect));
     const added = ASPECT_IDS.filter(
-      (aspect) =>
-        !scored.detected[ASPECT_IDS.indexOf(aspect)] &&
-        probability(aspect) >= model!.lexiconFloor &&
-        named.has(aspect),
+      (aspect, k) =>
+        reportedBy(
+          model!,
+          scored.probabilities[k]!,
+          scored.clauseProbabilities[k]!,
+          named.has(aspect),
+        ) === 'lexicon',
     ).map((aspect) => scored.opinion(aspect));
     note('lexicon', added.map((c) => c.aspect).join(', ') || 'nothing added');
     // polarity, contrast/negation, tie-break

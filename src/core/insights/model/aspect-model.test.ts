@@ -11,6 +11,7 @@ import {
   detectionInput,
   parseAspectModel,
   predictAspects,
+  reportedBy,
   scoreSentence,
   serializeAspectModel,
   trainAspectModel,
@@ -156,4 +157,23 @@ test('a model refuses word vectors other than those it was trained with', () => 
   const json = serializeAspectModel(model);
   const other = parseWordVectors('roof\n', new Uint8Array(DIMENSIONS));
   expect(() => parseAspectModel(json, other)).toThrow(/trained with word vectors .* retrain/);
+});
+
+test('the model reports what reaches a threshold; the lexicon only what the model allows', async () => {
+  const settings = { threshold: 0.9, clauseThreshold: 0.98, lexiconFloor: 0.2 };
+  expect(reportedBy(settings, 0.9, 0, false)).toBe('model');
+  expect(reportedBy(settings, 0.1, 0.98, true)).toBe('model');
+  expect(reportedBy(settings, 0.5, 0.9, true)).toBe('lexicon');
+  expect(reportedBy(settings, 0.5, 0.9, false)).toBeNull();
+  expect(reportedBy(settings, 0.19, 0.9, true)).toBeNull();
+  // The pipeline's lexicon step follows the model's floor.
+  const { lexicon } = await loadLexicon(path.join(root, 'content'));
+  const model = defaultAspectModel();
+  const text = 'Paid the deposit.';
+  const added = (floor: number) =>
+    createAspectAnalyzer(lexicon, { model: { ...model, lexiconFloor: floor } })
+      .explainSentence(text)
+      .steps!.find((s) => s.step === 'lexicon')!.result;
+  expect(added(model.lexiconFloor)).toBe('price_value');
+  expect(added(1.01)).toBe('nothing added');
 });

@@ -300,6 +300,29 @@ export interface ModelOpinion {
   clause: string;
 }
 
+/** The settings that decide which aspects a sentence reports. */
+export type DecisionSettings = Pick<
+  Hyperparameters,
+  'threshold' | 'clauseThreshold' | 'lexiconFloor'
+>;
+
+/**
+ * Who reports an aspect, from its detection probabilities: the model, when the whole sentence or
+ * one clause reaches its threshold; the owner's lexicon, when it names the aspect and the model
+ * gives it at least the floor; or nobody (null). The one rule the pipeline and cross-validation
+ * share.
+ */
+export function reportedBy(
+  settings: DecisionSettings,
+  probability: number,
+  clauseProbability: number,
+  namedByLexicon: boolean,
+): 'model' | 'lexicon' | null {
+  if (probability >= settings.threshold || clauseProbability >= settings.clauseThreshold)
+    return 'model';
+  return namedByLexicon && probability >= settings.lexiconFloor ? 'lexicon' : null;
+}
+
 /** One sentence scored by the model: every aspect's detection probability, polarity on demand. */
 export interface ScoredSentence {
   tokens: SentenceTokens;
@@ -332,7 +355,7 @@ export function scoreSentence(model: AspectModel, tokens: SentenceTokens): Score
     probabilities,
     clauseProbabilities,
     detected: probabilities.map(
-      (p, k) => p >= model.threshold || clauseProbabilities[k]! >= model.clauseThreshold,
+      (p, k) => reportedBy(model, p, clauseProbabilities[k]!, false) === 'model',
     ),
     opinion(aspect) {
       const { features, clause } = inputs.of(aspect);
