@@ -16,8 +16,8 @@ import {
   serializeAspectModel,
   trainAspectModel,
 } from './aspect-model.ts';
-import { tokenizeForModel } from './features.ts';
-import { scores, sigmoid } from './logistic.ts';
+import { featuresOf, tokenizeForModel } from './features.ts';
+import { scores, sigmoid, train } from './logistic.ts';
 import { DIMENSIONS, parseWordVectors, type WordVectors } from './word-vectors.ts';
 import { defaultAspectModel, defaultWordVectors } from './default-model.ts';
 
@@ -176,4 +176,28 @@ test('the model reports what reaches a threshold; the lexicon only what the mode
       .steps!.find((s) => s.step === 'lexicon')!.result;
   expect(added(model.lexiconFloor)).toBe('price_value');
   expect(added(1.01)).toBe('nothing added');
+});
+
+test('a feature seen in fewer examples than the minimum count gets no weight', () => {
+  const options = { classes: 2, epochs: 2, learningRate: 0.3, l2: 0, seed: 1 };
+  const examples = [
+    { features: [1, 2], label: 0 },
+    { features: [1, 3], label: 1 },
+  ];
+  expect([...train(examples, options).weights.keys()].sort()).toEqual([1, 2, 3]);
+  expect([...train(examples, { ...options, minCount: 2 }).weights.keys()]).toEqual([1]);
+});
+
+test('words one and two apart are features, so a word in between does not break a phrase', () => {
+  const features = (text: string) => new Set(featuresOf(tokenizeForModel(text)));
+  // What two sentences share beyond the features of their shared first and last words.
+  const sharedPairs = (a: string, b: string) => {
+    const [first, last] = [features('alpha'), features('omega')];
+    const other = features(b);
+    return [...features(a)].filter((f) => other.has(f) && !first.has(f) && !last.has(f)).length;
+  };
+  // The middle words share no letters' n-grams, so only word pairs can be shared.
+  expect(sharedPairs('alpha kiwi omega', 'alpha plum omega')).toBe(1);
+  expect(sharedPairs('alpha kiwi fig omega', 'alpha plum yam omega')).toBe(1);
+  expect(sharedPairs('alpha kiwi fig pear omega', 'alpha plum yam cod omega')).toBe(0);
 });

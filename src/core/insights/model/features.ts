@@ -1,8 +1,8 @@
 // Features of a review sentence for the learned aspect model: folded words, word bigrams, word
-// pairs one and two words apart, character 3- and 4-grams inside words (robust to typos and text-speak), words marked as negated
-// (after not/no/never/n't … up to the clause's end) and words after a contrast (but/though/
-// however …), all hashed into a fixed number of buckets. Pure and allocation-light: the build runs
-// it on every sentence of every review.
+// pairs one and two words apart, character 3- and 4-grams inside words (robust to typos and
+// text-speak), words marked as negated (after not/no/never/n't … up to the clause's end) and words
+// after a contrast (but/though/however …), all hashed into a fixed number of buckets. Pure and
+// allocation-light: the build runs it on every sentence of every review.
 import { foldText } from '../../text.ts';
 
 export const FEATURE_BITS = 20;

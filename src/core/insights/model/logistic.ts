@@ -1,5 +1,6 @@
-// Logistic regression over hashed features (binary unless given values): one-vs-rest for aspect detection, softmax for
-// polarity. Trained with seeded, shuffled AdaGrad and L2; deterministic for a seed. Pure.
+// Logistic regression over hashed features (binary unless given values): one-vs-rest for aspect
+// detection, softmax for polarity. Trained with seeded, shuffled AdaGrad and L2; deterministic for
+// a seed. Pure.
 
 /** A deterministic PRNG (mulberry32) for shuffling. */
 export function seededRandom(seed: number): () => number {
@@ -51,7 +52,7 @@ interface ScoringTable {
 
 const tables = new WeakMap<SparseModel, ScoringTable>();
 
-/** The model's scoring table, built on first use: an array read per feature instead of a Map lookup. */
+/** The model's scoring table, built on first use: an array read per feature, not a Map lookup. */
 function tableOf(model: SparseModel): ScoringTable {
   let table = tables.get(model);
   if (!table) {

