@@ -4,8 +4,9 @@
 // for each candidate training setting (CV_CANDIDATES, a JSON list of changes to the defaults; the
 // corpus is the only data settings are chosen on) and writes nothing: the pipeline the build runs
 // (the model with the owner's lexicon on top), the model alone and the lexicon alone on the same
-// held-out sentences (the lexicon was never fitted to the corpus), then every decision setting
-// (thresholds and lexicon floor) with the one the selection rule picks.
+// held-out sentences (the lexicon was never fitted to the corpus), then the decision settings (the
+// convolutional detector's share of detection, the thresholds and the lexicon floor): the selection
+// rule's pick at each share, and its pick overall.
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,8 @@ import { parseCorpusFile, type CorpusSentence } from '../src/core/insights/corpu
 import { ASPECT_IDS } from '../src/core/insights/lexicon.ts';
 import {
   DEFAULT_HYPERPARAMETERS,
+  clauseMaxima,
+  mixDetection,
   parseAspectModel,
   reportedBy,
   scoreSentence,
@@ -24,6 +27,7 @@ import {
   trainAspectModel,
   type DecisionSettings,
   type Hyperparameters,
+  type ScoredSentence,
 } from '../src/core/insights/model/aspect-model.ts';
 import { defaultWordVectors } from '../src/core/insights/model/default-model.ts';
 import { tokenizeForModel } from '../src/core/insights/model/features.ts';
@@ -68,8 +72,7 @@ function foldsByWriter(folds: number): number[] {
 
 interface HeldOut {
   gold: Labels;
-  probabilities: number[];
-  clauseProbabilities: number[];
+  parts: ScoredSentence['parts'];
   polarities: Labels[number]['polarity'][];
   named: ReadonlySet<string>;
   pipeline: Labels;
@@ -100,8 +103,7 @@ function crossValidate(hyper: Hyperparameters, folds = 5): HeldOut[] {
       const lexiconSays = lexiconAlone.analyzeSentence(text);
       out.push({
         gold,
-        probabilities: scored.probabilities,
-        clauseProbabilities: scored.clauseProbabilities,
+        parts: scored.parts,
         polarities: ASPECT_IDS.map((aspect) => scored.opinion(aspect).polarity),
         named: new Set(lexiconSays.map((o) => o.aspect)),
         pipeline: pipeline.analyzeSentence(text),
@@ -112,22 +114,22 @@ function crossValidate(hyper: Hyperparameters, folds = 5): HeldOut[] {
   return out;
 }
 
+/** The decision settings plus the convolutional detector's share of detection. */
+type Setting = DecisionSettings & Pick<Hyperparameters, 'convWeight'>;
+
 /** What the pipeline answers for a held-out sentence at other decision settings (no retraining). */
-function decide(item: HeldOut, setting: DecisionSettings): Labels {
+function decide(item: HeldOut, setting: Setting): Labels {
+  const probabilities = mixDetection(item.parts.sentence, setting.convWeight);
+  const clauseProbabilities = clauseMaxima(item.parts.clauses, setting.convWeight);
   return ASPECT_IDS.flatMap((aspect, k) =>
-    reportedBy(
-      setting,
-      item.probabilities[k]!,
-      item.clauseProbabilities[k]!,
-      item.named.has(aspect),
-    ) === null
+    reportedBy(setting, probabilities[k]!, clauseProbabilities[k]!, item.named.has(aspect)) === null
       ? []
       : [{ aspect, polarity: item.polarities[k]! }],
   );
 }
 
 const line = (name: string, report: ReturnType<typeof scoreAbsa>) =>
-  `${name.padEnd(44)} aspect F1 ${(report.aspect_detection.f1 * 100).toFixed(1)}  polarity ${(report.polarity_accuracy * 100).toFixed(1)}  joint F1 ${(report.joint.f1 * 100).toFixed(1)}  no-aspect ${(report.no_aspect_accuracy * 100).toFixed(1)}`;
+  `${name.padEnd(50)} aspect F1 ${(report.aspect_detection.f1 * 100).toFixed(1)}  polarity ${(report.polarity_accuracy * 100).toFixed(1)}  joint F1 ${(report.joint.f1 * 100).toFixed(1)}  no-aspect ${(report.no_aspect_accuracy * 100).toFixed(1)}`;
 
 if (values.cv) {
   const candidates: Partial<Hyperparameters>[] = (
@@ -160,26 +162,32 @@ if (values.cv) {
     );
     // The decision settings need no retraining: each is scored on the same held-out outputs. The
     // rule that picks one: within half a point of the best joint F1 and of the best aspect F1, the
-    // highest no-aspect accuracy.
-    const grid = [0.8, 0.9, 0.95].flatMap((threshold) =>
-      [0.95, 0.98, 2].flatMap((clauseThreshold) =>
-        [0.05, 0.2, 0.3].map((lexiconFloor) => {
-          const setting = { threshold, clauseThreshold, lexiconFloor };
-          return { setting, report: score((item) => decide(item, setting)) };
-        }),
+    // highest no-aspect accuracy. Printed: the pick at each share of the convolutional detector.
+    const grid = (hyper.convFilters > 0 ? [0, 0.3, 0.5, 0.7] : [0]).flatMap((convWeight) =>
+      [0.5, 0.6, 0.7, 0.8, 0.9, 0.95].flatMap((threshold) =>
+        [0.8, 0.9, 0.95, 0.98, 2].flatMap((clauseThreshold) =>
+          [0.05, 0.1, 0.2, 0.3].map((lexiconFloor) => {
+            const setting = { convWeight, threshold, clauseThreshold, lexiconFloor };
+            return { setting, report: score((item) => decide(item, setting)) };
+          }),
+        ),
       ),
     );
     // Compared as printed, in tenths of a point.
     const tenths = (value: number) => Math.round(value * 1000);
-    const best = (get: (r: ReturnType<typeof scoreAbsa>) => number) =>
-      Math.max(...grid.map(({ report }) => tenths(get(report))));
-    const [joint, aspect] = [best((r) => r.joint.f1), best((r) => r.aspect_detection.f1)];
-    const picked = grid
-      .filter(({ report }) => tenths(report.joint.f1) >= joint - 5)
-      .filter(({ report }) => tenths(report.aspect_detection.f1) >= aspect - 5)
-      .sort((a, b) => b.report.no_aspect_accuracy - a.report.no_aspect_accuracy)[0]!;
-    for (const { setting, report } of grid) {
-      const name = `threshold ${setting.threshold} clause ${setting.clauseThreshold === 2 ? 'off ' : setting.clauseThreshold} floor ${setting.lexiconFloor}`;
+    const pick = (candidates: typeof grid) => {
+      const best = (get: (r: ReturnType<typeof scoreAbsa>) => number) =>
+        Math.max(...candidates.map(({ report }) => tenths(get(report))));
+      const [joint, aspect] = [best((r) => r.joint.f1), best((r) => r.aspect_detection.f1)];
+      return candidates
+        .filter(({ report }) => tenths(report.joint.f1) >= joint - 5)
+        .filter(({ report }) => tenths(report.aspect_detection.f1) >= aspect - 5)
+        .sort((a, b) => b.report.no_aspect_accuracy - a.report.no_aspect_accuracy)[0]!;
+    };
+    const picked = pick(grid);
+    for (const convWeight of new Set(grid.map(({ setting }) => setting.convWeight))) {
+      const { setting, report } = pick(grid.filter((g) => g.setting.convWeight === convWeight));
+      const name = `conv ${convWeight} threshold ${setting.threshold} clause ${setting.clauseThreshold === 2 ? 'off' : setting.clauseThreshold} floor ${setting.lexiconFloor}`;
       console.log(`${setting === picked.setting ? '*' : ' '} ${line(name, report)}`);
     }
     console.log(`(* the rule's pick; ${((performance.now() - started) / 1000).toFixed(0)} s)`);

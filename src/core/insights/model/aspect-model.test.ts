@@ -8,7 +8,9 @@ import { loadLexicon } from '../../../content/load-lexicon.ts';
 import { ASPECT_IDS } from '../lexicon.ts';
 import {
   DEFAULT_HYPERPARAMETERS,
+  clauseMaxima,
   detectionInput,
+  mixDetection,
   parseAspectModel,
   predictAspects,
   reportedBy,
@@ -33,13 +35,16 @@ async function corpus(): Promise<CorpusSentence[]> {
 
 test('training is deterministic for a seed, and the seed matters', async () => {
   const sample = (await corpus()).slice(0, 400);
-  const first = serializeAspectModel(trainAspectModel(sample, defaultWordVectors()));
-  expect(serializeAspectModel(trainAspectModel(sample, defaultWordVectors()))).toBe(first);
+  // A smaller convolutional detector than the shipped one, to keep the test quick.
+  const hyper = { ...DEFAULT_HYPERPARAMETERS, convFilters: 16 };
+  const first = serializeAspectModel(trainAspectModel(sample, defaultWordVectors(), hyper));
+  expect(serializeAspectModel(trainAspectModel(sample, defaultWordVectors(), hyper))).toBe(first);
   const other = serializeAspectModel(
-    trainAspectModel(sample, defaultWordVectors(), { ...DEFAULT_HYPERPARAMETERS, seed: 1 }),
+    trainAspectModel(sample, defaultWordVectors(), { ...hyper, seed: 1 }),
   );
   expect(other).not.toBe(first);
-});
+  expect(JSON.parse(other).conv).not.toEqual(JSON.parse(first).conv);
+}, 120_000);
 
 test('the shipped weights are exactly what npm run train:aspects makes from the corpus', async () => {
   const shipped = await readFile(
@@ -49,7 +54,8 @@ test('the shipped weights are exactly what npm run train:aspects makes from the 
   expect(serializeAspectModel(trainAspectModel(await corpus(), defaultWordVectors()))).toBe(
     shipped,
   );
-}, 180_000);
+  // Training takes about 4 minutes on a free core; the limit allows for a busy machine.
+}, 1_800_000);
 
 test('a serialized model predicts what it predicted before', () => {
   const model = defaultAspectModel();
@@ -109,11 +115,36 @@ test('scoring sums per-word vector contributions and gets the scores training se
   ]) {
     const tokens = tokenizeForModel(text);
     const input = detectionInput(model.vectors, model.vectorScale, tokens);
-    const expected = scores(model.detection, input.features, input.values).map(sigmoid);
-    scoreSentence(model, tokens).probabilities.forEach((p, k) =>
-      expect(p).toBeCloseTo(expected[k]!, 9),
+    const expected = scores(model.detection, input.features, input.values);
+    const scored = scoreSentence(model, tokens);
+    scored.parts.sentence.logistic.forEach((s, k) => expect(s).toBeCloseTo(expected[k]!, 9));
+    // Without the convolutional detector's share, the probabilities are the logistic model's.
+    scoreSentence({ ...model, convWeight: 0 }, tokens).probabilities.forEach((p, k) =>
+      expect(p).toBeCloseTo(sigmoid(expected[k]!), 9),
     );
   }
+});
+
+test("detection mixes the two detectors' raw scores by the convolutional detector's share", () => {
+  const parts = { logistic: [2, -1], conv: [-2, 3] };
+  expect(mixDetection(parts, 0)).toEqual([sigmoid(2), sigmoid(-1)]);
+  expect(mixDetection(parts, 1)).toEqual([sigmoid(-2), sigmoid(3)]);
+  expect(mixDetection(parts, 0.25)).toEqual([sigmoid(1), sigmoid(0)]);
+  expect(mixDetection({ logistic: [2], conv: null }, 0.5)).toEqual([sigmoid(2)]);
+  // Clauses: each aspect's best clause, after mixing.
+  expect(clauseMaxima([parts, { logistic: [0, 0], conv: [0, 0] }], 0.25)[0]).toBe(sigmoid(1));
+  expect(clauseMaxima([], 0.25)).toEqual(ASPECT_IDS.map(() => 0));
+  // The shipped model has the detector, and its scores are what its probabilities are made of.
+  const model = defaultAspectModel();
+  expect(model.conv).not.toBeNull();
+  expect(model.convWeight).toBeGreaterThan(0);
+  const scored = scoreSentence(
+    model,
+    tokenizeForModel('The crew was rude, but the roof itself is solid.'),
+  );
+  expect(scored.probabilities).toEqual(mixDetection(scored.parts.sentence, model.convWeight));
+  expect(scored.clauseProbabilities).toEqual(clauseMaxima(scored.parts.clauses, model.convWeight));
+  expect(scored.parts.clauses).toHaveLength(2);
 });
 
 test("an unseen word's pretrained vector moves detection toward its neighbours' aspect", async () => {
@@ -169,7 +200,7 @@ test('the model reports what reaches a threshold; the lexicon only what the mode
   // The pipeline's lexicon step follows the model's floor.
   const { lexicon } = await loadLexicon(path.join(root, 'content'));
   const model = defaultAspectModel();
-  const text = 'Paid the deposit.';
+  const text = 'We paid the deposit.';
   const added = (floor: number) =>
     createAspectAnalyzer(lexicon, { model: { ...model, lexiconFloor: floor } })
       .explainSentence(text)

@@ -8,11 +8,20 @@
 // aspect, so "great roof but the office never called back" gets each stance from its own clause.
 import type { AspectId } from '../lexicon.ts';
 import { ASPECT_IDS } from '../lexicon.ts';
+import {
+  convFrom,
+  convScores,
+  rowsOf,
+  serializeConv,
+  trainConv,
+  type ConvDetector,
+  type SerializedConv,
+} from './conv.ts';
 import { FEATURE_BITS, featuresOf, tokenizeForModel, type SentenceTokens } from './features.ts';
 import { scores, sigmoid, softmax, train, type Example, type SparseModel } from './logistic.ts';
 import { DIMENSIONS, VECTOR_UNIT, meanVector, type WordVectors } from './word-vectors.ts';
 
-const VERSION = 2;
+const VERSION = 3;
 /** The buckets of the mean vector's dimensions, just above the hashed features'. */
 const DENSE_BUCKETS = Array.from({ length: DIMENSIONS }, (_, d) => (1 << FEATURE_BITS) + d);
 
@@ -39,6 +48,13 @@ export interface AspectModel {
   /** What the mean word vector is multiplied by before detection reads it. */
   vectorScale: number;
   detection: SparseModel;
+  /**
+   * The convolutional detector (conv.ts), or null: detection probabilities are then the logistic
+   * model's alone.
+   */
+  conv: ConvDetector | null;
+  /** The convolutional detector's share of each detection probability (the rest: the logistic's). */
+  convWeight: number;
   polarity: SparseModel;
   vectors: WordVectors;
 }
@@ -55,6 +71,13 @@ export interface Hyperparameters {
   prune: number;
   /** Features seen in fewer training sentences than this get no weight. */
   minCount: number;
+  /** The convolutional detector's filters (0: none) and training. */
+  convFilters: number;
+  convWeight: number;
+  convEpochs: number;
+  convLearningRate: number;
+  convBatch: number;
+  convDropout: number;
   seed: number;
 }
 
@@ -62,12 +85,18 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   epochs: 12,
   learningRate: 0.3,
   l2: 1e-5,
-  threshold: 0.9,
-  clauseThreshold: 0.98,
-  lexiconFloor: 0.2,
+  threshold: 0.6,
+  clauseThreshold: 0.8,
+  lexiconFloor: 0.3,
   vectorScale: 10,
   prune: 0.02,
   minCount: 2,
+  convFilters: 128,
+  convWeight: 0.5,
+  convEpochs: 6,
+  convLearningRate: 0.002,
+  convBatch: 16,
+  convDropout: 0.3,
   seed: 20261125,
 };
 
@@ -152,6 +181,47 @@ function detectionScores(
     const factor = model.vectorScale / (count * VECTOR_UNIT);
     for (let c = 0; c < classes; c++) out[c]! += sum[c]! * factor;
   }
+  return out;
+}
+
+/** Raw detection scores (log-odds) of one span, per aspect, from each detector. */
+export interface DetectionParts {
+  logistic: number[];
+  /** The convolutional detector's; null when the model has none. */
+  conv: number[] | null;
+}
+
+/** The detection parts of the words in [from, to), given the logistic model's scores for them. */
+function partsOf(
+  model: AspectModel,
+  logistic: number[],
+  rows: Int32Array,
+  from: number,
+  to: number,
+): DetectionParts {
+  if (model.conv === null) return { logistic, conv: null };
+  const present: number[] = [];
+  for (let i = from; i < to; i++) if (rows[i]! >= 0) present.push(rows[i]!);
+  return { logistic, conv: convScores(model.conv, model.vectors, present) };
+}
+
+/**
+ * Detection probabilities from a span's parts: the raw scores weighted (the convolutional
+ * detector's share `convWeight`, the logistic model's the rest), then squashed.
+ */
+export function mixDetection(parts: DetectionParts, convWeight: number): number[] {
+  const { logistic, conv } = parts;
+  if (conv === null || convWeight === 0) return logistic.map(sigmoid);
+  return logistic.map((s, k) => sigmoid((1 - convWeight) * s + convWeight * conv[k]!));
+}
+
+/** Per aspect, the highest probability any one clause gets (0 when there are none). */
+export function clauseMaxima(clauses: readonly DetectionParts[], convWeight: number): number[] {
+  const out = ASPECT_IDS.map(() => 0);
+  for (const clause of clauses)
+    mixDetection(clause, convWeight).forEach((p, k) => {
+      out[k] = Math.max(out[k]!, p);
+    });
   return out;
 }
 
@@ -258,6 +328,29 @@ export function trainAspectModel(
       minCount: hyper.minCount,
     },
   );
+  const conv =
+    hyper.convFilters > 0
+      ? trainConv(
+          data.map((item, index) => ({
+            rows: rowsOf(vectors, tokenized[index]!.words),
+            label: ASPECT_IDS.reduce(
+              (bits, aspect, column) =>
+                item.aspects.some((a) => a.aspect === aspect) ? bits | (1 << column) : bits,
+              0,
+            ),
+          })),
+          vectors,
+          {
+            filters: hyper.convFilters,
+            classes: ASPECT_IDS.length,
+            epochs: hyper.convEpochs,
+            learningRate: hyper.convLearningRate,
+            batch: hyper.convBatch,
+            dropout: hyper.convDropout,
+            seed: hyper.seed + 200,
+          },
+        )
+      : null;
   const partial: AspectModel = {
     version: VERSION,
     featureBits: FEATURE_BITS,
@@ -266,6 +359,8 @@ export function trainAspectModel(
     lexiconFloor: hyper.lexiconFloor,
     vectorScale: hyper.vectorScale,
     detection,
+    conv,
+    convWeight: conv === null ? 0 : hyper.convWeight,
     polarity: { classes: 3, weights: new Map() },
     vectors,
   };
@@ -326,6 +421,11 @@ export function reportedBy(
 /** One sentence scored by the model: every aspect's detection probability, polarity on demand. */
 export interface ScoredSentence {
   tokens: SentenceTokens;
+  /**
+   * What the probabilities are made of: the raw scores of the whole sentence and of each clause
+   * (none for a sentence of one clause), per detector.
+   */
+  parts: { sentence: DetectionParts; clauses: DetectionParts[] };
   /** Detection probability of the whole sentence, per aspect in ASPECT_IDS order. */
   probabilities: number[];
   /**
@@ -342,16 +442,20 @@ export interface ScoredSentence {
 export function scoreSentence(model: AspectModel, tokens: SentenceTokens): ScoredSentence {
   const base = featuresOf(tokens);
   const rows = vectorRows(model.vectors, tokens);
-  const probabilities = detectionScores(model, base, rows, 0, tokens.words.length).map(sigmoid);
+  const length = tokens.words.length;
+  const sentence = partsOf(model, detectionScores(model, base, rows, 0, length), rows, 0, length);
   const inputs = new PolarityInputs(model, tokens, base, rows);
-  const clauseProbabilities = probabilities.map(() => 0);
-  if (inputs.ranges.length > 1)
-    for (const clause of inputs.clauseScores)
-      clause.forEach((score, k) => {
-        clauseProbabilities[k] = Math.max(clauseProbabilities[k]!, sigmoid(score));
-      });
+  const clauses =
+    inputs.ranges.length > 1
+      ? inputs.clauseScores.map((scores, index) =>
+          partsOf(model, scores, rows, ...inputs.ranges[index]!),
+        )
+      : [];
+  const probabilities = mixDetection(sentence, model.convWeight);
+  const clauseProbabilities = clauseMaxima(clauses, model.convWeight);
   return {
     tokens,
+    parts: { sentence, clauses },
     probabilities,
     clauseProbabilities,
     detected: probabilities.map(
@@ -389,7 +493,9 @@ export interface SerializedModel {
   vectorScale: number;
   /** The digest of the word vectors the model was trained with. */
   vectors: string;
+  convWeight: number;
   detection: Record<string, number[]>;
+  conv: SerializedConv | null;
   polarity: Record<string, number[]>;
 }
 
@@ -424,7 +530,9 @@ export function serializeAspectModel(
     lexiconFloor: model.lexiconFloor,
     vectorScale: model.vectorScale,
     vectors: model.vectors.digest,
+    convWeight: model.convWeight,
     detection: serializeSparse(model.detection, 2, prune),
+    conv: model.conv === null ? null : serializeConv(model.conv),
     polarity: serializeSparse(model.polarity, 2, prune),
   };
   return `${JSON.stringify(data)}\n`;
@@ -458,6 +566,8 @@ export function aspectModelFrom(data: SerializedModel, vectors: WordVectors): As
     lexiconFloor: data.lexiconFloor,
     vectorScale: data.vectorScale,
     detection: sparse(data.detection, ASPECT_IDS.length),
+    conv: data.conv === null ? null : convFrom(data.conv, ASPECT_IDS.length),
+    convWeight: data.conv === null ? 0 : data.convWeight,
     polarity: sparse(data.polarity, 3),
     vectors,
   };

@@ -1,0 +1,81 @@
+import { expect, test } from 'vitest';
+import { convFrom, convProbabilities, rowsOf, serializeConv, trainConv } from './conv.ts';
+import { defaultWordVectors } from './default-model.ts';
+import { seededRandom } from './logistic.ts';
+
+const vectors = defaultWordVectors();
+const FILLERS = ['the', 'house', 'was', 'on', 'a', 'street', 'with', 'old', 'trees', 'today'];
+
+/** Sentences of fillers with `words` inserted at a seeded position. */
+function sentences(count: number, words: string[], seed: number): string[][] {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, () => {
+    const out = Array.from({ length: 6 }, () => FILLERS[Math.floor(random() * FILLERS.length)]!);
+    out.splice(Math.floor(random() * out.length), 0, ...words);
+    return out;
+  });
+}
+
+const options = {
+  filters: 8,
+  classes: 2,
+  epochs: 20,
+  learningRate: 0.01,
+  batch: 4,
+  dropout: 0,
+  seed: 7,
+};
+
+test('the detector reads word order: "roof leaked" is not "leaked roof"', () => {
+  // Class 0 is "roof" directly before "leaked"; the same two words the other way round are not.
+  const examples = [
+    ...sentences(60, ['roof', 'leaked'], 1).map((words) => ({ words, label: 1 })),
+    ...sentences(60, ['leaked', 'roof'], 2).map((words) => ({ words, label: 0 })),
+  ].map(({ words, label }) => ({ rows: rowsOf(vectors, words), label }));
+  const detector = trainConv(examples, vectors, options);
+  const probability = (text: string) =>
+    convProbabilities(detector, vectors, rowsOf(vectors, text.split(' ')))[0]!;
+  // Sentences it never saw: other fillers around the pair.
+  expect(probability('my neighbor said the roof leaked again')).toBeGreaterThan(0.8);
+  expect(probability('my neighbor said leaked roof again')).toBeLessThan(0.2);
+});
+
+test('a word the detector never saw scores like its pretrained neighbours', () => {
+  // Trained on "rude" and "polite" only; "obnoxious" and "courteous" appear in no example.
+  const examples = [
+    ...sentences(40, ['rude'], 3).map((words) => ({ words, label: 1 })),
+    ...sentences(40, ['polite'], 4).map((words) => ({ words, label: 2 })),
+  ].map(({ words, label }) => ({ rows: rowsOf(vectors, words), label }));
+  const detector = trainConv(examples, vectors, options);
+  const [rude, polite] = convProbabilities(
+    detector,
+    vectors,
+    rowsOf(vectors, 'the crew was very obnoxious'.split(' ')),
+  ) as [number, number];
+  expect(rude).toBeGreaterThan(polite);
+  const [rude2, polite2] = convProbabilities(
+    detector,
+    vectors,
+    rowsOf(vectors, 'the crew was very courteous'.split(' ')),
+  ) as [number, number];
+  expect(polite2).toBeGreaterThan(rude2);
+});
+
+test('training is deterministic for a seed; the shipped form reads back to the same scores', () => {
+  const examples = sentences(30, ['gutter'], 5).map((words, i) => ({
+    rows: rowsOf(vectors, words),
+    label: i % 3,
+  }));
+  const first = serializeConv(trainConv(examples, vectors, options));
+  expect(serializeConv(trainConv(examples, vectors, options))).toEqual(first);
+  expect(serializeConv(trainConv(examples, vectors, { ...options, seed: 8 }))).not.toEqual(first);
+  const detector = convFrom(first, 2);
+  expect(serializeConv(detector)).toEqual(first);
+  const rows = rowsOf(vectors, ['the', 'gutter', 'was', 'loose']);
+  expect(convProbabilities(detector, vectors, rows)).toEqual(
+    convProbabilities(convFrom(first, 2), vectors, rows),
+  );
+  // Nothing to read: the biases alone, still probabilities.
+  for (const p of convProbabilities(detector, vectors, [])) expect(p).toBeGreaterThan(0);
+  expect(() => convFrom({ ...first, bias: [1] }, 2)).toThrow(/bias needs 8 numbers, found 1/);
+});

@@ -1,0 +1,325 @@
+// A small convolutional aspect detector over the pretrained word vectors: filters three words wide
+// slide over the sentence, each keeps its strongest match (max-pooling) and one sigmoid per aspect
+// reads the pooled filters. Unlike the hashed features it reads word order with the words'
+// meanings, so a phrasing the corpus never used ("the crew left the place spotless" against
+// "the site was immaculate afterwards") can still match what a filter learned. Trained with seeded
+// Adam and dropout: deterministic for a seed. Pure.
+import { seededRandom, sigmoid } from './logistic.ts';
+import { DIMENSIONS, VECTOR_UNIT, type WordVectors } from './word-vectors.ts';
+
+/** Words a filter spans: the word before, the word, the word after. */
+export const WIDTH = 3;
+/** What a stored vector byte is multiplied by: unit vectors become components of about ±1. */
+const INPUT_SCALE = 10 / VECTOR_UNIT;
+
+export interface ConvDetector {
+  filters: number;
+  classes: number;
+  /** Filter f's weight for dimension d of the word at offset k: [(f * WIDTH + k) * DIMENSIONS + d]. */
+  kernel: Float64Array;
+  /** Per filter. */
+  bias: Float64Array;
+  /** Class c's weight for filter f: [c * filters + f]. */
+  output: Float64Array;
+  /** Per class. */
+  outputBias: Float64Array;
+}
+
+export interface ConvTrainOptions {
+  filters: number;
+  classes: number;
+  epochs: number;
+  learningRate: number;
+  batch: number;
+  /** The share of pooled filters dropped for each training example. */
+  dropout: number;
+  seed: number;
+}
+
+export interface ConvExample {
+  /** The word-vector rows of the sentence's words that have one, in order. */
+  rows: Int32Array;
+  /** A bit per class, class c being bit c. */
+  label: number;
+}
+
+/** The word-vector rows of the words in [from, to) that have one, in order. */
+export function rowsOf(
+  vectors: WordVectors,
+  words: readonly string[],
+  from = 0,
+  to = words.length,
+): Int32Array {
+  const rows: number[] = [];
+  for (let i = from; i < to; i++) {
+    const row = vectors.index.get(words[i]!);
+    if (row !== undefined) rows.push(row);
+  }
+  return Int32Array.from(rows);
+}
+
+/**
+ * Per word row, what each of its WIDTH offsets adds to each filter (WIDTH × filters numbers, in
+ * [k * filters + f] order), computed once per word and detector: a filter's response at a position
+ * is the sum of three of these, so scoring a sentence costs additions, not products.
+ */
+const projections = new WeakMap<ConvDetector, Map<number, Float32Array>>();
+
+function projectionOf(
+  detector: ConvDetector,
+  vectors: WordVectors,
+  row: number,
+  cache: Map<number, Float32Array>,
+): Float32Array {
+  let out = cache.get(row);
+  if (!out) {
+    out = new Float32Array(WIDTH * detector.filters);
+    project(detector, vectors, row, out);
+    cache.set(row, out);
+  }
+  return out;
+}
+
+/** Writes row's projection (as `projectionOf` lays it out) into `out`. */
+function project(
+  detector: ConvDetector,
+  vectors: WordVectors,
+  row: number,
+  out: Float32Array | Float64Array,
+): void {
+  const { filters, kernel } = detector;
+  const offset = row * DIMENSIONS;
+  for (let f = 0; f < filters; f++)
+    for (let k = 0; k < WIDTH; k++) {
+      const at = (f * WIDTH + k) * DIMENSIONS;
+      let sum = 0;
+      for (let d = 0; d < DIMENSIONS; d++) sum += kernel[at + d]! * vectors.data[offset + d]!;
+      out[k * filters + f] = sum * INPUT_SCALE;
+    }
+}
+
+/**
+ * Pooled filters of a row sequence from its words' projections: filter f's largest response over
+ * the positions (zero padding at both ends), and where it was (-1 when no response is above zero).
+ */
+function pool(
+  detector: ConvDetector,
+  projected: readonly (Float32Array | Float64Array)[],
+  pooled: Float64Array,
+  argmax: Int32Array,
+): void {
+  const { filters, bias } = detector;
+  pooled.fill(0);
+  argmax.fill(-1);
+  const length = projected.length;
+  const response = new Float64Array(filters);
+  for (let t = 0; t < length; t++) {
+    const here = projected[t]!;
+    for (let f = 0; f < filters; f++) response[f] = bias[f]! + here[filters + f]!;
+    if (t > 0) {
+      const before = projected[t - 1]!;
+      for (let f = 0; f < filters; f++) response[f]! += before[f]!;
+    }
+    if (t + 1 < length) {
+      const after = projected[t + 1]!;
+      for (let f = 0; f < filters; f++) response[f]! += after[2 * filters + f]!;
+    }
+    for (let f = 0; f < filters; f++)
+      if (response[f]! > pooled[f]!) {
+        pooled[f] = response[f]!;
+        argmax[f] = t;
+      }
+  }
+}
+
+/** Each class's raw score from the pooled filters. */
+function classScores(detector: ConvDetector, pooled: Float64Array, out: Float64Array): void {
+  const { filters, classes, output, outputBias } = detector;
+  for (let c = 0; c < classes; c++) {
+    let sum = outputBias[c]!;
+    for (let f = 0; f < filters; f++) sum += output[c * filters + f]! * pooled[f]!;
+    out[c] = sum;
+  }
+}
+
+/**
+ * Each class's raw score (log-odds) for a sequence of word-vector rows (an empty sequence reads
+ * only the biases). The detector's weights must not change once it has been scored with.
+ */
+export function convScores(
+  detector: ConvDetector,
+  vectors: WordVectors,
+  rows: ArrayLike<number>,
+): number[] {
+  let cache = projections.get(detector);
+  if (!cache) {
+    cache = new Map();
+    projections.set(detector, cache);
+  }
+  const projected = Array.from({ length: rows.length }, (_, i) =>
+    projectionOf(detector, vectors, rows[i]!, cache),
+  );
+  const pooled = new Float64Array(detector.filters);
+  pool(detector, projected, pooled, new Int32Array(detector.filters));
+  const out = new Float64Array(detector.classes);
+  classScores(detector, pooled, out);
+  return Array.from(out);
+}
+
+/** Each class's probability for a sequence of word-vector rows. */
+export function convProbabilities(
+  detector: ConvDetector,
+  vectors: WordVectors,
+  rows: ArrayLike<number>,
+): number[] {
+  return convScores(detector, vectors, rows).map(sigmoid);
+}
+
+/** Trains a detector with one sigmoid per class (multi-label). */
+export function trainConv(
+  examples: readonly ConvExample[],
+  vectors: WordVectors,
+  options: ConvTrainOptions,
+): ConvDetector {
+  const { filters, classes, epochs, learningRate, batch, dropout } = options;
+  const random = seededRandom(options.seed);
+  const uniform = (limit: number) => (random() * 2 - 1) * limit;
+  const kernelLimit = Math.sqrt(6 / (WIDTH * DIMENSIONS + filters));
+  const outputLimit = Math.sqrt(6 / (filters + classes));
+  // Each class's output bias starts at its prior log-odds, so early steps shape the filters rather
+  // than the base rates.
+  const prior = (c: number) =>
+    (examples.filter((e) => (e.label >>> c) & 1).length + 1) / (examples.length + 2);
+  const detector: ConvDetector = {
+    filters,
+    classes,
+    kernel: Float64Array.from({ length: filters * WIDTH * DIMENSIONS }, () => uniform(kernelLimit)),
+    bias: new Float64Array(filters),
+    output: Float64Array.from({ length: classes * filters }, () => uniform(outputLimit)),
+    outputBias: Float64Array.from({ length: classes }, (_, c) =>
+      Math.log(prior(c) / (1 - prior(c))),
+    ),
+  };
+  const parameters = [detector.kernel, detector.bias, detector.output, detector.outputBias];
+  const gradients = parameters.map((p) => new Float64Array(p.length));
+  const firstMoments = parameters.map((p) => new Float64Array(p.length));
+  const secondMoments = parameters.map((p) => new Float64Array(p.length));
+  const [gKernel, gBias, gOutput, gOutputBias] = gradients as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  const [beta1, beta2, epsilon] = [0.9, 0.999, 1e-8];
+  let step = 0;
+  const update = () => {
+    step++;
+    const correction1 = 1 - beta1 ** step;
+    const correction2 = 1 - beta2 ** step;
+    parameters.forEach((values, p) => {
+      const g = gradients[p]!;
+      const m = firstMoments[p]!;
+      const v = secondMoments[p]!;
+      for (let i = 0; i < values.length; i++) {
+        const gi = g[i]! / batch;
+        m[i] = beta1 * m[i]! + (1 - beta1) * gi;
+        v[i] = beta2 * v[i]! + (1 - beta2) * gi * gi;
+        values[i]! -=
+          (learningRate * (m[i]! / correction1)) / (Math.sqrt(v[i]! / correction2) + epsilon);
+      }
+      g.fill(0);
+    });
+  };
+
+  const longest = Math.max(1, ...examples.map((e) => e.rows.length));
+  const projected = Array.from({ length: longest }, () => new Float64Array(WIDTH * filters));
+  const pooled = new Float64Array(filters);
+  const argmax = new Int32Array(filters);
+  const kept = new Float64Array(filters);
+  const raw = new Float64Array(classes);
+  const delta = new Float64Array(classes);
+  const order = examples.map((_, index) => index);
+  const keepScale = 1 / (1 - dropout);
+  let inBatch = 0;
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    for (const index of order) {
+      const { rows, label } = examples[index]!;
+      for (let t = 0; t < rows.length; t++) project(detector, vectors, rows[t]!, projected[t]!);
+      pool(detector, projected.slice(0, rows.length), pooled, argmax);
+      for (let f = 0; f < filters; f++) kept[f] = random() < dropout ? 0 : pooled[f]! * keepScale;
+      classScores(detector, kept, raw);
+      for (let c = 0; c < classes; c++) {
+        delta[c] = sigmoid(raw[c]!) - ((label >>> c) & 1);
+        gOutputBias[c]! += delta[c]!;
+        for (let f = 0; f < filters; f++) gOutput[c * filters + f]! += delta[c]! * kept[f]!;
+      }
+      for (let f = 0; f < filters; f++) {
+        const t = argmax[f]!;
+        if (t < 0 || kept[f] === 0) continue;
+        let back = 0;
+        for (let c = 0; c < classes; c++) back += delta[c]! * detector.output[c * filters + f]!;
+        back *= keepScale;
+        gBias[f]! += back;
+        for (let k = 0; k < WIDTH; k++) {
+          const position = t + k - 1;
+          if (position < 0 || position >= rows.length) continue;
+          const offset = rows[position]! * DIMENSIONS;
+          const at = (f * WIDTH + k) * DIMENSIONS;
+          const scaled = back * INPUT_SCALE;
+          for (let d = 0; d < DIMENSIONS; d++)
+            gKernel[at + d]! += scaled * vectors.data[offset + d]!;
+        }
+      }
+      if (++inBatch === batch) {
+        update();
+        inBatch = 0;
+      }
+    }
+  }
+  if (inBatch > 0) update();
+  return detector;
+}
+
+export interface SerializedConv {
+  filters: number;
+  kernel: number[];
+  bias: number[];
+  output: number[];
+  outputBias: number[];
+}
+
+/** Rounded to `digits` decimals: the same detector always serializes to the same numbers. */
+export function serializeConv(detector: ConvDetector, digits = 4): SerializedConv {
+  const scale = 10 ** digits;
+  const round = (values: Float64Array) => Array.from(values, (v) => Math.round(v * scale) / scale);
+  return {
+    filters: detector.filters,
+    kernel: round(detector.kernel),
+    bias: round(detector.bias),
+    output: round(detector.output),
+    outputBias: round(detector.outputBias),
+  };
+}
+
+export function convFrom(data: SerializedConv, classes: number): ConvDetector {
+  const { filters } = data;
+  const expect = (name: string, values: readonly number[], length: number) => {
+    if (!Array.isArray(values) || values.length !== length)
+      throw new Error(
+        `aspect model: the convolutional detector's ${name} needs ${length} numbers, found ${Array.isArray(values) ? values.length : typeof values}; retrain with npm run train:aspects`,
+      );
+    return Float64Array.from(values);
+  };
+  return {
+    filters,
+    classes,
+    kernel: expect('kernel', data.kernel, filters * WIDTH * DIMENSIONS),
+    bias: expect('bias', data.bias, filters),
+    output: expect('output', data.output, classes * filters),
+    outputBias: expect('outputBias', data.outputBias, classes),
+  };
+}
