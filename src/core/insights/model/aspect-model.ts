@@ -4,7 +4,8 @@
 // also reads the mean pretrained word vector (word-vectors.ts), so that what the corpus teaches
 // about a word reaches its near-synonyms, and it scores each clause of a longer sentence on its own,
 // so that evidence for other aspects elsewhere in a long sentence does not drown a clause that
-// plainly speaks of one. Polarity reads the whole sentence plus the clause that most evidences the
+// plainly speaks of one. A small convolutional network over the same vectors (conv.ts), which reads
+// word order, is a second detector: each detection probability mixes the two detectors' log-odds. Polarity reads the whole sentence plus the clause that most evidences the
 // aspect, so "great roof but the office never called back" gets each stance from its own clause.
 import type { AspectId } from '../lexicon.ts';
 import { ASPECT_IDS } from '../lexicon.ts';
@@ -307,16 +308,19 @@ export function trainAspectModel(
 ): AspectModel {
   const tokenized = data.map((item) => tokenizeForModel(item.text));
   const base = tokenized.map((tokens) => featuresOf(tokens));
-  // One logistic regression per aspect (one-vs-rest), trained together in one pass: a label bit
-  // per aspect.
+  // Each sentence's aspects as bits, aspect k being bit k: the labels of both detectors.
+  const labels = data.map((item) =>
+    ASPECT_IDS.reduce(
+      (bits, aspect, column) =>
+        item.aspects.some((a) => a.aspect === aspect) ? bits | (1 << column) : bits,
+      0,
+    ),
+  );
+  // One logistic regression per aspect (one-vs-rest), trained together in one pass.
   const detection = train(
-    data.map((item, index) => ({
+    data.map((_, index) => ({
       ...detectionInput(vectors, hyper.vectorScale, tokenized[index]!, 0, undefined, base[index]),
-      label: ASPECT_IDS.reduce(
-        (bits, aspect, column) =>
-          item.aspects.some((a) => a.aspect === aspect) ? bits | (1 << column) : bits,
-        0,
-      ),
+      label: labels[index]!,
     })),
     {
       classes: ASPECT_IDS.length,
@@ -331,13 +335,9 @@ export function trainAspectModel(
   const conv =
     hyper.convFilters > 0
       ? trainConv(
-          data.map((item, index) => ({
+          data.map((_, index) => ({
             rows: rowsOf(vectors, tokenized[index]!.words),
-            label: ASPECT_IDS.reduce(
-              (bits, aspect, column) =>
-                item.aspects.some((a) => a.aspect === aspect) ? bits | (1 << column) : bits,
-              0,
-            ),
+            label: labels[index]!,
           })),
           vectors,
           {

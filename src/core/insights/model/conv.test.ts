@@ -47,17 +47,11 @@ test('a word the detector never saw scores like its pretrained neighbours', () =
     ...sentences(40, ['polite'], 4).map((words) => ({ words, label: 2 })),
   ].map(({ words, label }) => ({ rows: rowsOf(vectors, words), label }));
   const detector = trainConv(examples, vectors, options);
-  const [rude, polite] = convProbabilities(
-    detector,
-    vectors,
-    rowsOf(vectors, 'the crew was very obnoxious'.split(' ')),
-  ) as [number, number];
+  const probabilities = (text: string) =>
+    convProbabilities(detector, vectors, rowsOf(vectors, text.split(' '))) as [number, number];
+  const [rude, polite] = probabilities('the crew was very obnoxious');
   expect(rude).toBeGreaterThan(polite);
-  const [rude2, polite2] = convProbabilities(
-    detector,
-    vectors,
-    rowsOf(vectors, 'the crew was very courteous'.split(' ')),
-  ) as [number, number];
+  const [rude2, polite2] = probabilities('the crew was very courteous');
   expect(polite2).toBeGreaterThan(rude2);
 });
 
