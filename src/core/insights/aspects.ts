@@ -655,9 +655,13 @@ export function createAspectAnalyzer(
   const model = options.model ?? null;
   if (model === null) return lexiconAnalyzer;
 
+  /**
+   * `lexicon` gives what the owner's lexicon finds in the sentence; it is asked only when some
+   * aspect the model did not report reaches the floor, the only case its answer can change.
+   */
   function run(
     text: string,
-    fromLexicon: readonly AspectOpinion[],
+    lexicon: () => readonly AspectOpinion[],
     rating: number | undefined,
     steps?: StepTrace[],
   ): AspectOpinion[] {
@@ -673,16 +677,15 @@ export function createAspectAnalyzer(
     );
     note('detect', kept.map((c) => `${c.aspect} ${c.probability.toFixed(2)}`).join(', ') || 'none');
     // lexicon (owner override)
-    const named = new Set(fromLexicon.map((o) => o.aspect));
-    const added = ASPECT_IDS.filter(
-      (aspect, k) =>
-        reportedBy(
-          model!,
-          scored.probabilities[k]!,
-          scored.clauseProbabilities[k]!,
-          named.has(aspect),
-        ) === 'lexicon',
-    ).map((aspect) => scored.opinion(aspect));
+    const addable = ASPECT_IDS.filter(
+      (_, k) =>
+        reportedBy(model!, scored.probabilities[k]!, scored.clauseProbabilities[k]!, true) ===
+        'lexicon',
+    );
+    const named = new Set(addable.length > 0 ? lexicon().map((o) => o.aspect) : []);
+    const added = addable
+      .filter((aspect) => named.has(aspect))
+      .map((aspect) => scored.opinion(aspect));
     note('lexicon', added.map((c) => c.aspect).join(', ') || 'nothing added');
     // polarity, contrast/negation, tie-break
     const opinions: AspectOpinion[] = [];
@@ -714,7 +717,7 @@ export function createAspectAnalyzer(
     splitSentences(text).map((sentence, index) => ({
       index,
       text: sentence.text,
-      aspects: run(sentence.text, lexiconAnalyzer.analyzeTokenized(sentence, rating), rating),
+      aspects: run(sentence.text, () => lexiconAnalyzer.analyzeTokenized(sentence, rating), rating),
     }));
 
   return {
@@ -730,15 +733,15 @@ export function createAspectAnalyzer(
       };
     },
     analyzeSentence(text, rating) {
-      return run(text, lexiconAnalyzer.analyzeSentence(text, rating), rating);
+      return run(text, () => lexiconAnalyzer.analyzeSentence(text, rating), rating);
     },
     analyzeTokenized(sentence, rating) {
-      return run(sentence.text, lexiconAnalyzer.analyzeTokenized(sentence, rating), rating);
+      return run(sentence.text, () => lexiconAnalyzer.analyzeTokenized(sentence, rating), rating);
     },
     explainSentence(text, rating) {
       const lexiconTrace = lexiconAnalyzer.explainSentence(text, rating);
       const steps: StepTrace[] = [];
-      const aspects = run(text, lexiconTrace.aspects, rating, steps);
+      const aspects = run(text, () => lexiconTrace.aspects, rating, steps);
       return { ...lexiconTrace, aspects, steps };
     },
   };
