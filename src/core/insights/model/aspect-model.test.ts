@@ -200,7 +200,7 @@ test('the model reports what reaches a threshold; the lexicon only what the mode
   // The pipeline's lexicon step follows the model's floor.
   const { lexicon } = await loadLexicon(path.join(root, 'content'));
   const model = defaultAspectModel();
-  const text = 'We paid the deposit.';
+  const text = 'We paid our deposit.';
   const added = (floor: number) =>
     createAspectAnalyzer(lexicon, { model: { ...model, lexiconFloor: floor } })
       .explainSentence(text)
