@@ -197,13 +197,30 @@ test('the model reports what reaches a threshold; the lexicon only what the mode
   expect(reportedBy(settings, 0.5, 0.9, true)).toBe('lexicon');
   expect(reportedBy(settings, 0.5, 0.9, false)).toBeNull();
   expect(reportedBy(settings, 0.19, 0.9, true)).toBeNull();
-  // The pipeline's lexicon step follows the model's floor.
+  // The pipeline's lexicon step follows the model's floor: a sentence the lexicon names
+  // price_value for (its cue "deposit") and the model puts between the floor and the threshold.
   const { lexicon } = await loadLexicon(path.join(root, 'content'));
   const model = defaultAspectModel();
-  const text = 'We paid our deposit.';
+  const price = ASPECT_IDS.indexOf('price_value');
+  const text = [
+    'We paid the deposit.',
+    'We paid our deposit.',
+    'They took a deposit.',
+    'My wife paid the deposit.',
+    'I paid our deposit.',
+    'We paid a deposit.',
+  ].find((candidate) => {
+    const scored = scoreSentence(model, tokenizeForModel(candidate));
+    return (
+      scored.probabilities[price]! >= model.lexiconFloor &&
+      reportedBy(model, scored.probabilities[price]!, scored.clauseProbabilities[price]!, false) ===
+        null
+    );
+  });
+  expect(text, 'a sentence between the floor and the threshold').toBeDefined();
   const added = (floor: number) =>
     createAspectAnalyzer(lexicon, { model: { ...model, lexiconFloor: floor } })
-      .explainSentence(text)
+      .explainSentence(text!)
       .steps!.find((s) => s.step === 'lexicon')!.result;
   expect(added(model.lexiconFloor)).toBe('price_value');
   expect(added(1.01)).toBe('nothing added');

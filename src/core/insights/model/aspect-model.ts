@@ -86,7 +86,7 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   epochs: 12,
   learningRate: 0.3,
   l2: 1e-5,
-  threshold: 0.5,
+  threshold: 0.6,
   clauseThreshold: 0.8,
   lexiconFloor: 0.3,
   vectorScale: 10,
