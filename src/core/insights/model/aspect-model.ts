@@ -11,7 +11,8 @@ import type { AspectId } from '../lexicon.ts';
 import { ASPECT_IDS } from '../lexicon.ts';
 import {
   convFrom,
-  convScores,
+  convProjections,
+  convSpanScores,
   rowsOf,
   serializeConv,
   trainConv,
@@ -192,18 +193,39 @@ export interface DetectionParts {
   conv: number[] | null;
 }
 
+/**
+ * The convolutional detector's view of a sentence: the projections of its words that have a
+ * vector, and for each word position how many such words come before it, so that the words
+ * [from, to) are the projections [before[from], before[to]).
+ */
+interface ConvSentence {
+  projected: Float32Array[];
+  before: Int32Array;
+}
+
+function convSentence(model: AspectModel, rows: Int32Array): ConvSentence | null {
+  if (model.conv === null) return null;
+  const present: number[] = [];
+  const before = new Int32Array(rows.length + 1);
+  for (let i = 0; i < rows.length; i++) {
+    before[i] = present.length;
+    if (rows[i]! >= 0) present.push(rows[i]!);
+  }
+  before[rows.length] = present.length;
+  return { projected: convProjections(model.conv, model.vectors, present), before };
+}
+
 /** The detection parts of the words in [from, to), given the logistic model's scores for them. */
 function partsOf(
   model: AspectModel,
   logistic: number[],
-  rows: Int32Array,
+  sentence: ConvSentence | null,
   from: number,
   to: number,
 ): DetectionParts {
-  if (model.conv === null) return { logistic, conv: null };
-  const present: number[] = [];
-  for (let i = from; i < to; i++) if (rows[i]! >= 0) present.push(rows[i]!);
-  return { logistic, conv: convScores(model.conv, model.vectors, present) };
+  if (model.conv === null || sentence === null) return { logistic, conv: null };
+  const { projected, before } = sentence;
+  return { logistic, conv: convSpanScores(model.conv, projected, before[from]!, before[to]!) };
 }
 
 /**
@@ -223,6 +245,26 @@ export function clauseMaxima(clauses: readonly DetectionParts[], convWeight: num
     mixDetection(clause, convWeight).forEach((p, k) => {
       out[k] = Math.max(out[k]!, p);
     });
+  return out;
+}
+
+/** Per feature bucket, the last `union` call that took it: a Set's work without building one. */
+const taken = new Uint32Array(1 << FEATURE_BITS);
+let unionCall = 0;
+
+/** The buckets of `lists` in order of first appearance, each once (as a Set would keep them). */
+function union(...lists: readonly (readonly number[])[]): number[] {
+  if (++unionCall === 0xffffffff) {
+    taken.fill(0);
+    unionCall = 1;
+  }
+  const out: number[] = [];
+  for (const list of lists)
+    for (const bucket of list)
+      if (taken[bucket] !== unionCall) {
+        taken[bucket] = unionCall;
+        out.push(bucket);
+      }
   return out;
 }
 
@@ -296,7 +338,7 @@ class PolarityInputs {
       this.#focusFeatures.set(clause[0], focus);
     }
     const conjoined = featuresOf(this.tokens, clause[0], clause[1], `${aspect}|`);
-    return { features: [...new Set([...this.base, ...focus, ...conjoined])], clause };
+    return { features: union(this.base, focus, conjoined), clause };
   }
 }
 
@@ -443,12 +485,13 @@ export function scoreSentence(model: AspectModel, tokens: SentenceTokens): Score
   const base = featuresOf(tokens);
   const rows = vectorRows(model.vectors, tokens);
   const length = tokens.words.length;
-  const sentence = partsOf(model, detectionScores(model, base, rows, 0, length), rows, 0, length);
+  const conv = convSentence(model, rows);
+  const sentence = partsOf(model, detectionScores(model, base, rows, 0, length), conv, 0, length);
   const inputs = new PolarityInputs(model, tokens, base, rows);
   const clauses =
     inputs.ranges.length > 1
       ? inputs.clauseScores.map((scores, index) =>
-          partsOf(model, scores, rows, ...inputs.ranges[index]!),
+          partsOf(model, scores, conv, ...inputs.ranges[index]!),
         )
       : [];
   const probabilities = mixDetection(sentence, model.convWeight);

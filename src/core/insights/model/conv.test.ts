@@ -1,5 +1,14 @@
 import { expect, test } from 'vitest';
-import { convFrom, convProbabilities, rowsOf, serializeConv, trainConv } from './conv.ts';
+import {
+  convFrom,
+  convProbabilities,
+  convProjections,
+  convScores,
+  convSpanScores,
+  rowsOf,
+  serializeConv,
+  trainConv,
+} from './conv.ts';
 import { defaultWordVectors } from './default-model.ts';
 import { seededRandom } from './logistic.ts';
 
@@ -72,4 +81,22 @@ test('training is deterministic for a seed; the shipped form reads back to the s
   // Nothing to read: the biases alone, still probabilities.
   for (const p of convProbabilities(detector, vectors, [])) expect(p).toBeGreaterThan(0);
   expect(() => convFrom({ ...first, bias: [1] }, 2)).toThrow(/bias needs 8 numbers, found 1/);
+});
+
+test("a span of a sentence's projections scores as its words would alone", () => {
+  const examples = sentences(30, ['gutter'], 5).map((words, i) => ({
+    rows: rowsOf(vectors, words),
+    label: i % 3,
+  }));
+  const detector = trainConv(examples, vectors, options);
+  const rows = rowsOf(vectors, 'the gutter was loose but the crew fixed it today'.split(' '));
+  const projected = convProjections(detector, vectors, rows);
+  expect(convSpanScores(detector, projected)).toEqual(convScores(detector, vectors, rows));
+  // A clause in the middle: nothing of its neighbours leaks in at either end.
+  expect(convSpanScores(detector, projected, 3, 7)).toEqual(
+    convScores(detector, vectors, rows.slice(3, 7)),
+  );
+  expect(convSpanScores(detector, projected, 3, 7)).not.toEqual(
+    convSpanScores(detector, projected, 2, 8),
+  );
 });

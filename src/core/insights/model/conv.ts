@@ -99,28 +99,30 @@ function project(
 }
 
 /**
- * Pooled filters of a row sequence from its words' projections: filter f's largest response over
- * the positions (zero padding at both ends), and where it was (-1 when no response is above zero).
+ * Pooled filters of the row sequence [from, to) from its words' projections: filter f's largest
+ * response over the positions (zero padding at both ends of the span), and where it was (-1 when
+ * no response is above zero).
  */
 function pool(
   detector: ConvDetector,
   projected: readonly (Float32Array | Float64Array)[],
   pooled: Float64Array,
   argmax: Int32Array,
+  from = 0,
+  to = projected.length,
 ): void {
   const { filters, bias } = detector;
   pooled.fill(0);
   argmax.fill(-1);
-  const length = projected.length;
   const response = new Float64Array(filters);
-  for (let t = 0; t < length; t++) {
+  for (let t = from; t < to; t++) {
     const here = projected[t]!;
     for (let f = 0; f < filters; f++) response[f] = bias[f]! + here[filters + f]!;
-    if (t > 0) {
+    if (t > from) {
       const before = projected[t - 1]!;
       for (let f = 0; f < filters; f++) response[f]! += before[f]!;
     }
-    if (t + 1 < length) {
+    if (t + 1 < to) {
       const after = projected[t + 1]!;
       for (let f = 0; f < filters; f++) response[f]! += after[2 * filters + f]!;
     }
@@ -143,27 +145,49 @@ function classScores(detector: ConvDetector, pooled: Float64Array, out: Float64A
 }
 
 /**
- * Each class's raw score (log-odds) for a sequence of word-vector rows (an empty sequence reads
- * only the biases). The detector's weights must not change once it has been scored with.
+ * The projections of a sequence of word-vector rows, for `convSpanScores`: computed once per word
+ * and detector. The detector's weights must not change once it has been scored with.
  */
-export function convScores(
+export function convProjections(
   detector: ConvDetector,
   vectors: WordVectors,
   rows: ArrayLike<number>,
-): number[] {
+): Float32Array[] {
   let cache = projections.get(detector);
   if (!cache) {
     cache = new Map();
     projections.set(detector, cache);
   }
-  const projected = Array.from({ length: rows.length }, (_, i) =>
+  return Array.from({ length: rows.length }, (_, i) =>
     projectionOf(detector, vectors, rows[i]!, cache),
   );
+}
+
+/**
+ * Each class's raw score (log-odds) for the rows [from, to) of a projected sequence, as if they
+ * were the whole sequence (an empty span reads only the biases): a sentence's clauses are scored
+ * from the sentence's projections.
+ */
+export function convSpanScores(
+  detector: ConvDetector,
+  projected: readonly Float32Array[],
+  from = 0,
+  to = projected.length,
+): number[] {
   const pooled = new Float64Array(detector.filters);
-  pool(detector, projected, pooled, new Int32Array(detector.filters));
+  pool(detector, projected, pooled, new Int32Array(detector.filters), from, to);
   const out = new Float64Array(detector.classes);
   classScores(detector, pooled, out);
   return Array.from(out);
+}
+
+/** Each class's raw score (log-odds) for a sequence of word-vector rows. */
+export function convScores(
+  detector: ConvDetector,
+  vectors: WordVectors,
+  rows: ArrayLike<number>,
+): number[] {
+  return convSpanScores(detector, convProjections(detector, vectors, rows));
 }
 
 /** Each class's probability for a sequence of word-vector rows. */
@@ -249,7 +273,7 @@ export function trainConv(
     for (const index of order) {
       const { rows, label } = examples[index]!;
       for (let t = 0; t < rows.length; t++) project(detector, vectors, rows[t]!, projected[t]!);
-      pool(detector, projected.slice(0, rows.length), pooled, argmax);
+      pool(detector, projected, pooled, argmax, 0, rows.length);
       for (let f = 0; f < filters; f++) kept[f] = random() < dropout ? 0 : pooled[f]! * keepScale;
       classScores(detector, kept, raw);
       for (let c = 0; c < classes; c++) {
