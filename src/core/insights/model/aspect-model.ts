@@ -248,11 +248,18 @@ export function clauseMaxima(clauses: readonly DetectionParts[], convWeight: num
   return out;
 }
 
-/** Per feature bucket, the last `union` call that took it: a Set's work without building one. */
+/**
+ * Per hashed feature bucket, the last `union` call that took it: a Set's work without building
+ * one (4 MB).
+ */
 const taken = new Uint32Array(1 << FEATURE_BITS);
 let unionCall = 0;
 
-/** The buckets of `lists` in order of first appearance, each once (as a Set would keep them). */
+/**
+ * The buckets of `lists` in order of first appearance, each once (as a Set would keep them). Every
+ * bucket must be a hashed feature (below 2^FEATURE_BITS, as `featuresOf` gives), never a vector
+ * bucket.
+ */
 function union(...lists: readonly (readonly number[])[]): number[] {
   if (++unionCall === 0xffffffff) {
     taken.fill(0);

@@ -96,6 +96,8 @@ test("a span of a sentence's projections scores as its words would alone", () =>
   expect(convSpanScores(detector, projected, 3, 7)).toEqual(
     convScores(detector, vectors, rows.slice(3, 7)),
   );
+  // Words 2 and 7 ("was", "the") have vectors, so the wider span reads more.
+  expect(rows).toHaveLength(10);
   expect(convSpanScores(detector, projected, 3, 7)).not.toEqual(
     convSpanScores(detector, projected, 2, 8),
   );

@@ -100,8 +100,8 @@ function project(
 
 /**
  * Pooled filters of the row sequence [from, to) from its words' projections: filter f's largest
- * response over the positions (zero padding at both ends of the span), and where it was (-1 when
- * no response is above zero).
+ * response over the positions (zero padding at both ends of the span), and where it was (an index
+ * into `projected`, not into the span; -1 when no response is above zero).
  */
 function pool(
   detector: ConvDetector,
