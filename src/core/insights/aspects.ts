@@ -665,17 +665,21 @@ export function createAspectAnalyzer(
     rating: number | undefined,
     steps?: StepTrace[],
   ): AspectOpinion[] {
-    const note = (step: PipelineStep, result: string) =>
-      steps?.push({ step, reason: PIPELINE_STEPS[step], result });
+    // The trace's text is built only when one is asked for: the build runs this on every sentence.
+    const note = (step: PipelineStep, result: () => string) =>
+      steps?.push({ step, reason: PIPELINE_STEPS[step], result: result() });
     // segment
     const tokens = tokenizeForModel(text);
-    note('segment', `${tokens.words.length} words, ${new Set(tokens.clauses).size} clauses`);
+    note('segment', () => `${tokens.words.length} words, ${new Set(tokens.clauses).size} clauses`);
     // detect
     const scored = scoreSentence(model!, tokens);
     const kept = ASPECT_IDS.filter((_, index) => scored.detected[index]).map((aspect) =>
       scored.opinion(aspect),
     );
-    note('detect', kept.map((c) => `${c.aspect} ${c.probability.toFixed(2)}`).join(', ') || 'none');
+    note(
+      'detect',
+      () => kept.map((c) => `${c.aspect} ${c.probability.toFixed(2)}`).join(', ') || 'none',
+    );
     // lexicon (owner override)
     const addable = ASPECT_IDS.filter(
       (_, k) =>
@@ -686,7 +690,7 @@ export function createAspectAnalyzer(
     const added = addable
       .filter((aspect) => named.has(aspect))
       .map((aspect) => scored.opinion(aspect));
-    note('lexicon', added.map((c) => c.aspect).join(', ') || 'nothing added');
+    note('lexicon', () => added.map((c) => c.aspect).join(', ') || 'nothing added');
     // polarity, contrast/negation, tie-break
     const opinions: AspectOpinion[] = [];
     for (const candidate of [...kept, ...added].sort(
@@ -700,16 +704,17 @@ export function createAspectAnalyzer(
         Math.abs(positive - negative) < TIE_MARGIN
       ) {
         polarity = rating >= 4 ? 'positive' : rating <= 2 ? 'negative' : polarity;
-        note('tie-break', `${candidate.aspect}: ${polarity} from ${rating} stars`);
+        note('tie-break', () => `${candidate.aspect}: ${polarity} from ${rating} stars`);
       }
       note(
         'polarity',
-        `${candidate.aspect} ${polarity} (${candidate.polarities.map((p) => p.toFixed(2)).join('/')})`,
+        () =>
+          `${candidate.aspect} ${polarity} (${candidate.polarities.map((p) => p.toFixed(2)).join('/')})`,
       );
-      note('contrast/negation', `${candidate.aspect}: clause "${candidate.clause}"`);
+      note('contrast/negation', () => `${candidate.aspect}: clause "${candidate.clause}"`);
       opinions.push({ aspect: candidate.aspect, polarity });
     }
-    note('trace', opinions.map((o) => `${o.aspect}:${o.polarity}`).join(' ') || 'no aspect');
+    note('trace', () => opinions.map((o) => `${o.aspect}:${o.polarity}`).join(' ') || 'no aspect');
     return opinions;
   }
 

@@ -249,3 +249,14 @@ test('words one and two apart are features, so a word in between does not break 
   expect(sharedPairs('alpha kiwi fig omega', 'alpha plum yam omega')).toBe(1);
   expect(sharedPairs('alpha kiwi fig pear omega', 'alpha plum yam cod omega')).toBe(0);
 });
+
+test('a shipped model with a row of the wrong length is refused, naming the bucket', () => {
+  const data = JSON.parse(serializeAspectModel(defaultAspectModel())) as {
+    polarity: Record<string, number[]>;
+  };
+  const bucket = Object.keys(data.polarity)[0]!;
+  data.polarity[bucket] = [0.5, -0.5];
+  expect(() => parseAspectModel(JSON.stringify(data), defaultWordVectors())).toThrow(
+    `aspect model: bucket ${bucket} has 2 weights, expected 3`,
+  );
+});

@@ -19,8 +19,23 @@ import {
   type ConvDetector,
   type SerializedConv,
 } from './conv.ts';
-import { FEATURE_BITS, featuresOf, tokenizeForModel, type SentenceTokens } from './features.ts';
-import { scores, sigmoid, softmax, train, type Example, type SparseModel } from './logistic.ts';
+import {
+  distinctBuckets,
+  FEATURE_BITS,
+  featuresOf,
+  tokenizeForModel,
+  type SentenceTokens,
+} from './features.ts';
+import {
+  rowOf,
+  scores,
+  sigmoid,
+  softmax,
+  sparseFromRows,
+  train,
+  type Example,
+  type SparseModel,
+} from './logistic.ts';
 import { DIMENSIONS, VECTOR_UNIT, meanVector, type WordVectors } from './word-vectors.ts';
 
 const VERSION = 3;
@@ -142,7 +157,7 @@ function contributionsOf(model: AspectModel): Float64Array {
     const { data, index } = model.vectors;
     table = new Float64Array(index.size * classes);
     for (let d = 0; d < DIMENSIONS; d++) {
-      const weights = model.detection.weights.get(DENSE_BUCKETS[d]!);
+      const weights = rowOf(model.detection, DENSE_BUCKETS[d]!);
       if (!weights) continue;
       for (let row = 0; row < index.size; row++) {
         const value = data[row * DIMENSIONS + d]!;
@@ -248,33 +263,6 @@ export function clauseMaxima(clauses: readonly DetectionParts[], convWeight: num
   return out;
 }
 
-/**
- * Per hashed feature bucket, the last `union` call that took it: a Set's work without building
- * one (4 MB).
- */
-const taken = new Uint32Array(1 << FEATURE_BITS);
-let unionCall = 0;
-
-/**
- * The buckets of `lists` in order of first appearance, each once (as a Set would keep them). Every
- * bucket must be a hashed feature (below 2^FEATURE_BITS, as `featuresOf` gives), never a vector
- * bucket.
- */
-function union(...lists: readonly (readonly number[])[]): number[] {
-  if (++unionCall === 0xffffffff) {
-    taken.fill(0);
-    unionCall = 1;
-  }
-  const out: number[] = [];
-  for (const list of lists)
-    for (const bucket of list)
-      if (taken[bucket] !== unionCall) {
-        taken[bucket] = unionCall;
-        out.push(bucket);
-      }
-  return out;
-}
-
 /** The clauses of a sentence as word ranges [from, to). */
 function clauseRanges(tokens: SentenceTokens): [number, number][] {
   const ranges: [number, number][] = [];
@@ -330,7 +318,10 @@ class PolarityInputs {
 
   /** The clause (word range) whose words score highest for the aspect. */
   focus(aspectIndex: number): [number, number] {
-    const { ranges, clauseScores } = this;
+    const { ranges } = this;
+    // One clause is the focus whatever its scores: they are not computed.
+    if (ranges.length === 1) return ranges[0]!;
+    const { clauseScores } = this;
     let best = 0;
     for (let k = 1; k < ranges.length; k++)
       if (clauseScores[k]![aspectIndex]! > clauseScores[best]![aspectIndex]!) best = k;
@@ -345,7 +336,7 @@ class PolarityInputs {
       this.#focusFeatures.set(clause[0], focus);
     }
     const conjoined = featuresOf(this.tokens, clause[0], clause[1], `${aspect}|`);
-    return { features: union(this.base, focus, conjoined), clause };
+    return { features: distinctBuckets(this.base, focus, conjoined), clause };
   }
 }
 
@@ -602,12 +593,19 @@ export function aspectModelFrom(data: SerializedModel, vectors: WordVectors): As
     throw new Error(
       `aspect model: trained with word vectors ${data.vectors}, given ${vectors.digest}; retrain with npm run train:aspects`,
     );
-  const sparse = (table: Record<string, number[]>, classes: number): SparseModel => ({
-    classes,
-    weights: new Map(
-      Object.entries(table).map(([bucket, row]) => [Number(bucket), Float64Array.from(row)]),
-    ),
-  });
+  const sparse = (table: Record<string, number[]>, classes: number): SparseModel => {
+    const buckets = Object.keys(table);
+    const rows = new Float64Array(buckets.length * classes);
+    for (let i = 0; i < buckets.length; i++) {
+      const row = table[buckets[i]!]!;
+      if (row.length !== classes)
+        throw new Error(
+          `aspect model: bucket ${buckets[i]} has ${row.length} weights, expected ${classes}; retrain with npm run train:aspects`,
+        );
+      rows.set(row, i * classes);
+    }
+    return sparseFromRows(classes, buckets.map(Number), rows);
+  };
   return {
     version: VERSION,
     featureBits: data.featureBits,

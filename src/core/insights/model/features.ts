@@ -107,9 +107,42 @@ export function tokenizeForModel(text: string): SentenceTokens {
 }
 
 /**
- * Hashed feature buckets (with repeats removed) of the words in [from, to). Each feature is the
- * FNV-1a hash of `prefix + kind + text`, computed by continuing the hash over the parts instead of
- * building the strings: the build runs this on every sentence of every review.
+ * Per hashed feature bucket, the stamp of the last list of distinct buckets that took it: a Set's
+ * work without building one (4 MB, shared by every list; a list is built in one go, never two at
+ * once).
+ */
+const taken = new Uint32Array(1 << FEATURE_BITS);
+let stamp = 0;
+
+function nextStamp(): number {
+  if (++stamp === 0xffffffff) {
+    taken.fill(0);
+    stamp = 1;
+  }
+  return stamp;
+}
+
+/**
+ * The buckets of `lists` in order of first appearance, each once (as a Set would keep them). Every
+ * bucket must be a hashed feature (below 2^FEATURE_BITS, as `featuresOf` gives).
+ */
+export function distinctBuckets(...lists: readonly (readonly number[])[]): number[] {
+  const mark = nextStamp();
+  const out: number[] = [];
+  for (const list of lists)
+    for (const bucket of list)
+      if (taken[bucket] !== mark) {
+        taken[bucket] = mark;
+        out.push(bucket);
+      }
+  return out;
+}
+
+/**
+ * Hashed feature buckets (with repeats removed, in order of first appearance) of the words in
+ * [from, to). Each feature is the FNV-1a hash of `prefix + kind + text`, computed by continuing the
+ * hash over the parts instead of building the strings: the build runs this on every sentence of
+ * every review.
  */
 export function featuresOf(
   tokens: SentenceTokens,
@@ -117,7 +150,8 @@ export function featuresOf(
   to = tokens.words.length,
   prefix = '',
 ): number[] {
-  const seen = new Set<number>();
+  const mark = nextStamp();
+  const out: number[] = [];
   const start = fnv(FNV_OFFSET, prefix);
   const kind = (name: string) => fnv(start, name);
   const [wordKind, negatedKind, contrastKind, bigramKind, triKind, fourKind] = [
@@ -128,7 +162,13 @@ export function featuresOf(
     kind('3:'),
     kind('4:'),
   ];
-  const add = (hash: number) => seen.add((hash >>> 0) & MASK);
+  const add = (hash: number) => {
+    const bucket = (hash >>> 0) & MASK;
+    if (taken[bucket] !== mark) {
+      taken[bucket] = mark;
+      out.push(bucket);
+    }
+  };
   add(fnv(start, '<bias>'));
   const { words, negated, afterContrast } = tokens;
   for (let i = from; i < to; i++) {
@@ -151,7 +191,7 @@ export function featuresOf(
       }
   }
   if (to - from > 25) add(fnv(start, '<long>'));
-  return [...seen];
+  return out;
 }
 
 /** FNV-1a continued from `hash` over `<word>`[from, from + length). */

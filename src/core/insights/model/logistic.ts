@@ -73,6 +73,42 @@ function tableOf(model: SparseModel): ScoringTable {
 }
 
 /**
+ * A model from its rows as read back from a file: the weights of `buckets[i]` are
+ * `rows[i * classes, (i + 1) * classes)`. Scoring reads the rows as they are; the `weights` Map
+ * (which training and serializing use, and which costs a build a quarter of a second at the
+ * shipped model's size) is built only when it is first asked for.
+ */
+export function sparseFromRows(
+  classes: number,
+  buckets: readonly number[],
+  rows: Float64Array,
+): SparseModel {
+  let size = 0;
+  for (const bucket of buckets) size = Math.max(size, bucket + 1);
+  const index = new Int32Array(size).fill(-1);
+  for (let i = 0; i < buckets.length; i++) index[buckets[i]!] = i * classes;
+  let weights: Map<number, Float64Array> | undefined;
+  const model: SparseModel = {
+    classes,
+    get weights() {
+      weights ??= new Map(
+        buckets.map((bucket, i) => [bucket, rows.subarray(i * classes, (i + 1) * classes)]),
+      );
+      return weights;
+    },
+  };
+  tables.set(model, { index, rows });
+  return model;
+}
+
+/** The weights of one bucket (undefined: the model has none for it). */
+export function rowOf(model: SparseModel, bucket: number): Float64Array | undefined {
+  const { index, rows } = tableOf(model);
+  const at = index[bucket] ?? -1;
+  return at < 0 ? undefined : rows.subarray(at, at + model.classes);
+}
+
+/**
  * Each class's raw score; `values` as in Example. The model's weights must not change once it has
  * been scored with.
  */

@@ -1,0 +1,15 @@
+import { expect, test } from 'vitest';
+import { distinctBuckets, featuresOf, tokenizeForModel } from './features.ts';
+
+test('distinct buckets keep the order of first appearance, and each list starts afresh', () => {
+  expect(distinctBuckets([5, 3, 5], [1, 3, 9])).toEqual([5, 3, 1, 9]);
+  expect(distinctBuckets([3, 5])).toEqual([3, 5]);
+  expect(distinctBuckets()).toEqual([]);
+  const tokens = tokenizeForModel('The crew was the best crew, the best by far.');
+  const features = featuresOf(tokens);
+  expect(new Set(features).size).toBe(features.length);
+  // The same words give the same buckets in the same order, whatever ran in between.
+  distinctBuckets(features);
+  expect(featuresOf(tokens)).toEqual(features);
+  expect(featuresOf(tokens, 0, 3)).toEqual(featuresOf(tokenizeForModel('The crew was')));
+});
