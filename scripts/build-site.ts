@@ -5,6 +5,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'astro';
+import { distDirProblem } from '../src/build/dist-dir.ts';
 import { createBuildSite, provideBuildSite } from '../src/build/site.ts';
 import { writeManifest } from '../src/build/manifest.ts';
 import { writeSearchFiles } from '../src/build/search-files.ts';
@@ -16,6 +17,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main(): Promise<void> {
   const config = parseConfig();
+  const distDir = path.resolve(config.DIST_DIR);
+  const problem = distDirProblem(root, distDir, path.resolve(config.CONTENT_DIR));
+  if (problem !== null) throw new ConfigError(`DIST_DIR: ${problem}`);
   const started = performance.now();
   const content = await loadContent({ contentDir: config.CONTENT_DIR, siteUrl: config.SITE_URL });
   for (const skipped of content.skipped) console.log(`skipped ${skipped.file}: ${skipped.reason}`);
@@ -23,7 +27,6 @@ async function main(): Promise<void> {
   provideBuildSite(site);
 
   // Build beside DIST_DIR and swap it in at the end, so a failed build leaves the last good site.
-  const distDir = path.resolve(config.DIST_DIR);
   const staging = `${distDir}.staging`;
   await rm(staging, { recursive: true, force: true });
   await build({ root, logLevel: 'warn', outDir: staging });

@@ -2,6 +2,7 @@
 // processes, checked on the bytes they write (docs/decisions.md#content and #published-records). Builds are few and sequential.
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -308,5 +309,16 @@ describe('bad content', () => {
     const build = await runBuild({ CONTENT_DIR: dir, DIST_DIR: distPath('build-test-fresh') });
     expect(build.code).toBe(1);
     expect(build.stderr.trim()).toBe(`Build stopped. ${validate.stderr.trim()}`);
+  });
+
+  test('a DIST_DIR outside the project stops the build at once, naming it', async () => {
+    const outside = path.join(tmpdir(), `dist-outside-${process.pid}`);
+    const result = await runBuild({ CONTENT_DIR: FIXTURE_CONTENT, DIST_DIR: outside });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `Build stopped. DIST_DIR: ${outside} lies outside the project (${ROOT}), where the built site's modules cannot load their packages; choose a directory inside it, such as dist`,
+    );
+    expect(result.stdout).not.toMatch(/^built /m);
+    expect(existsSync(`${outside}.staging`)).toBe(false);
   });
 });

@@ -1,0 +1,27 @@
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { distDirProblem } from './dist-dir.ts';
+
+const root = path.resolve('/srv/reviews');
+const content = path.join(root, 'content');
+const at = (...parts: string[]) => path.join(root, ...parts);
+
+test('a build may write to a directory inside the project apart from the content', () => {
+  for (const dist of [at('dist'), at('build', 'site'), at('..dist'), at('content-dist')])
+    expect(distDirProblem(root, dist, content)).toBeNull();
+  // Content elsewhere does not matter, only where the build writes.
+  expect(distDirProblem(root, at('dist'), path.resolve('/data/content'))).toBeNull();
+});
+
+test('a build may not write outside the project, to the project, or over the content', () => {
+  expect(distDirProblem(root, path.resolve('/tmp/dist'), content)).toMatch(
+    /^.*dist lies outside the project \(.*reviews\)/,
+  );
+  expect(distDirProblem(root, path.resolve('/srv/reviews-dist'), content)).toContain(
+    'lies outside the project',
+  );
+  expect(distDirProblem(root, path.resolve('/srv'), content)).toContain('lies outside the project');
+  expect(distDirProblem(root, root, content)).toContain('is the project itself');
+  expect(distDirProblem(root, content, content)).toContain(`holds the content (${content})`);
+  expect(distDirProblem(root, at('site'), at('site', 'content'))).toContain('holds the content');
+});
