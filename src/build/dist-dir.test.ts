@@ -22,6 +22,22 @@ test('a build may not write outside the project, to the project, or over the con
   );
   expect(distDirProblem(root, path.resolve('/srv'), content)).toContain('lies outside the project');
   expect(distDirProblem(root, root, content)).toContain('is the project itself');
-  expect(distDirProblem(root, content, content)).toContain(`holds the content (${content})`);
+  expect(distDirProblem(root, content, content)).toContain('is the content directory');
+  expect(distDirProblem(root, root, content)).toContain('is the project itself');
+  expect(distDirProblem(root, at('content', 'reviews'), content)).toContain(
+    `lies inside the content (${content})`,
+  );
+  expect(distDirProblem(root, at('reviews'), root)).toContain(`lies inside the content (${root})`);
+  expect(distDirProblem(root, at('data'), at('data', 'content'))).toContain(
+    `holds the content (${at('data', 'content')})`,
+  );
   expect(distDirProblem(root, at('site'), at('site', 'content'))).toContain('holds the content');
+});
+
+test('a build replaces only an empty directory or an earlier build', () => {
+  expect(distDirProblem(root, at('dist'), content, [])).toBeNull();
+  expect(distDirProblem(root, at('dist'), content, ['client', 'site-manifest.json'])).toBeNull();
+  expect(distDirProblem(root, at('src'), content, ['index.ts', 'http'])).toBe(
+    `${at('src')} holds files but no earlier build (no site-manifest.json), and the build replaces it whole; choose an empty or new directory, or remove it first`,
+  );
 });

@@ -1,20 +1,46 @@
 // Where a build may write. It replaces DIST_DIR whole, and the built site's modules load their
-// packages from the project's node_modules, so DIST_DIR must lie inside the project, and be neither
-// the project itself nor a directory that holds the content.
+// packages from the project's node_modules, so DIST_DIR must lie inside the project, must not be the
+// project, overlap the content, or hold anything but an earlier build.
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { MANIFEST_FILE } from './manifest.ts';
 
 function isInside(dir: string, parent: string): boolean {
   const relative = path.relative(parent, dir);
   return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
-/** Why the build may not write to `distDir` (absolute paths), or null when it may. */
-export function distDirProblem(root: string, distDir: string, contentDir: string): string | null {
+/**
+ * Why the build may not write to `distDir` (absolute paths, as is `root`), or null when it may.
+ * `entries` are the names in `distDir` (none when it does not exist).
+ */
+export function distDirProblem(
+  root: string,
+  distDir: string,
+  contentDir: string,
+  entries: readonly string[] = [],
+): string | null {
   if (!isInside(distDir, root))
     return `${distDir} lies outside the project (${root}), where the built site's modules cannot load their packages; choose a directory inside it, such as dist`;
   if (path.relative(root, distDir) === '')
     return `${distDir} is the project itself, which the build would delete; choose a directory inside it, such as dist`;
+  if (path.relative(contentDir, distDir) === '')
+    return `${distDir} is the content directory, which the build would delete; choose a directory apart from it, such as dist`;
   if (isInside(contentDir, distDir))
     return `${distDir} holds the content (${contentDir}), which the build would delete; choose a directory apart from it, such as dist`;
+  if (isInside(distDir, contentDir))
+    return `${distDir} lies inside the content (${contentDir}), which the build would delete part of; choose a directory apart from it, such as dist`;
+  if (entries.length > 0 && !entries.includes(MANIFEST_FILE))
+    return `${distDir} holds files but no earlier build (no ${MANIFEST_FILE}), and the build replaces it whole; choose an empty or new directory, or remove it first`;
   return null;
+}
+
+/** The names in `dir`, none when it does not exist. */
+export async function entriesOf(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
 // End-to-end tests of `npm run build` and `npm run validate-content`: the real scripts in child
 // processes, checked on the bytes they write (docs/decisions.md#content and #published-records). Builds are few and sequential.
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -319,6 +319,19 @@ describe('bad content', () => {
       `Build stopped. DIST_DIR: ${outside} lies outside the project (${ROOT}), where the built site's modules cannot load their packages; choose a directory inside it, such as dist`,
     );
     expect(result.stdout).not.toMatch(/^built /m);
-    expect(existsSync(`${outside}.staging`)).toBe(false);
+    expect(existsSync(outside)).toBe(false);
+  });
+
+  test('a DIST_DIR that holds anything but an earlier build is left alone', async () => {
+    const dir = distPath('build-test-not-a-build');
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'notes.txt'), 'keep me');
+    const result = await runBuild({ CONTENT_DIR: FIXTURE_CONTENT, DIST_DIR: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `Build stopped. DIST_DIR: ${dir} holds files but no earlier build`,
+    );
+    expect(await readFile(path.join(dir, 'notes.txt'), 'utf8')).toBe('keep me');
   });
 });

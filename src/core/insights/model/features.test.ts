@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { distinctBuckets, featuresOf, tokenizeForModel } from './features.ts';
+import { distinctBuckets, featuresOf, hashFeature, tokenizeForModel } from './features.ts';
 
 test('distinct buckets keep the order of first appearance, and each list starts afresh', () => {
   expect(distinctBuckets([5, 3, 5], [1, 3, 9])).toEqual([5, 3, 1, 9]);
@@ -12,4 +12,13 @@ test('distinct buckets keep the order of first appearance, and each list starts 
   distinctBuckets(features);
   expect(featuresOf(tokens)).toEqual(features);
   expect(featuresOf(tokens, 0, 3)).toEqual(featuresOf(tokenizeForModel('The crew was')));
+});
+
+test('features come in the order they first appear, each the hash of its prefixed name', () => {
+  // The order is the order the model's scores are summed in, so it must not change.
+  const tokens = tokenizeForModel('ok ok');
+  expect(featuresOf(tokens)).toEqual(['<bias>', 'w:ok', 'b:ok ok'].map(hashFeature));
+  expect(featuresOf(tokens, 0, 2, 'k:')).toEqual(
+    ['k:<bias>', 'k:w:ok', 'k:b:ok ok'].map(hashFeature),
+  );
 });

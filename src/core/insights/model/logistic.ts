@@ -76,7 +76,8 @@ function tableOf(model: SparseModel): ScoringTable {
  * A model from its rows as read back from a file: the weights of `buckets[i]` are
  * `rows[i * classes, (i + 1) * classes)`. Scoring reads the rows as they are; the `weights` Map
  * (which training and serializing use, and which costs a build a quarter of a second at the
- * shipped model's size) is built only when it is first asked for.
+ * shipped model's size) is built only when it is first asked for, its rows views of `rows`. As
+ * with any model, the weights must not change once it has been scored with.
  */
 export function sparseFromRows(
   classes: number,
