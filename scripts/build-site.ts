@@ -5,7 +5,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'astro';
-import { distDirProblem, entriesOf } from '../src/build/dist-dir.ts';
+import { distDirProblem, entriesOf, realPathOf } from '../src/build/dist-dir.ts';
 import { createBuildSite, provideBuildSite } from '../src/build/site.ts';
 import { writeManifest } from '../src/build/manifest.ts';
 import { writeSearchFiles } from '../src/build/search-files.ts';
@@ -19,9 +19,9 @@ async function main(): Promise<void> {
   const config = parseConfig();
   const distDir = path.resolve(config.DIST_DIR);
   const problem = distDirProblem(
-    root,
-    distDir,
-    path.resolve(config.CONTENT_DIR),
+    await realPathOf(root),
+    await realPathOf(distDir),
+    await realPathOf(path.resolve(config.CONTENT_DIR)),
     await entriesOf(distDir),
   );
   if (problem !== null) throw new ConfigError(`DIST_DIR: ${problem}`);

@@ -1,6 +1,8 @@
+import { mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { distDirProblem } from './dist-dir.ts';
+import { distDirProblem, realPathOf } from './dist-dir.ts';
 
 const root = path.resolve('/srv/reviews');
 const content = path.join(root, 'content');
@@ -28,6 +30,9 @@ test('a build may not write outside the project, to the project, or over the con
     `lies inside the content (${content})`,
   );
   expect(distDirProblem(root, at('reviews'), root)).toContain(`lies inside the content (${root})`);
+  expect(distDirProblem(root, at('x'), at('x.staging', 'content'))).toContain(
+    'x.staging holds the content',
+  );
   expect(distDirProblem(root, at('data'), at('data', 'content'))).toContain(
     `holds the content (${at('data', 'content')})`,
   );
@@ -40,4 +45,28 @@ test('a build replaces only an empty directory or an earlier build', () => {
   expect(distDirProblem(root, at('src'), content, ['index.ts', 'http'])).toBe(
     `${at('src')} holds files but no earlier build (no site-manifest.json), and the build replaces it whole; choose an empty or new directory, or remove it first`,
   );
+});
+
+test('paths through a symbolic link resolve to what it names, as far as they exist', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'dist-dir-'));
+  try {
+    const project = path.join(dir, 'project');
+    await mkdir(path.join(project, 'content'), { recursive: true });
+    await symlink(project, path.join(dir, 'link'));
+    const real = await realpath(project);
+    expect(await realPathOf(path.join(dir, 'link', 'dist', 'new'))).toBe(
+      path.join(real, 'dist', 'new'),
+    );
+    expect(await realPathOf(path.join(dir, 'link', 'content'))).toBe(path.join(real, 'content'));
+    // A DIST_DIR named through the link lies inside the project it names.
+    expect(
+      distDirProblem(
+        real,
+        await realPathOf(path.join(dir, 'link', 'dist')),
+        await realPathOf(path.join(project, 'content')),
+      ),
+    ).toBeNull();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

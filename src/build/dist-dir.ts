@@ -1,7 +1,7 @@
 // Where a build may write. It replaces DIST_DIR whole, and the built site's modules load their
 // packages from the project's node_modules, so DIST_DIR must lie inside the project, must not be the
 // project, overlap the content, or hold anything but an earlier build.
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE } from './manifest.ts';
 
@@ -28,6 +28,8 @@ export function distDirProblem(
     return `${distDir} is the content directory, which the build would delete; choose a directory apart from it, such as dist`;
   if (isInside(contentDir, distDir))
     return `${distDir} holds the content (${contentDir}), which the build would delete; choose a directory apart from it, such as dist`;
+  if (isInside(contentDir, `${distDir}.staging`))
+    return `${distDir}.staging holds the content (${contentDir}), and the build writes there first; choose a directory apart from it, such as dist`;
   if (isInside(distDir, contentDir))
     return `${distDir} lies inside the content (${contentDir}), which the build would delete part of; choose a directory apart from it, such as dist`;
   if (entries.length > 0 && !entries.includes(MANIFEST_FILE))
@@ -42,5 +44,24 @@ export async function entriesOf(dir: string): Promise<string[]> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
+  }
+}
+
+/**
+ * `file` (absolute) with symbolic links resolved as far as it exists, so that paths given through
+ * a link compare as the directories they name.
+ */
+export async function realPathOf(file: string): Promise<string> {
+  const rest: string[] = [];
+  let at = file;
+  for (;;) {
+    try {
+      return path.join(await realpath(at), ...rest);
+    } catch (error) {
+      const parent = path.dirname(at);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === at) throw error;
+      rest.unshift(path.basename(at));
+      at = parent;
+    }
   }
 }

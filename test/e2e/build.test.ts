@@ -15,6 +15,7 @@ import {
   runBuild,
   runScript,
 } from '../support/build-site.ts';
+import { realPathOf } from '../../src/build/dist-dir.ts';
 
 const SAMPLE_CONTENT = path.join(ROOT, 'content');
 const MOVED_SITE_URL = 'https://moved.example.org';
@@ -316,7 +317,7 @@ describe('bad content', () => {
     const result = await runBuild({ CONTENT_DIR: FIXTURE_CONTENT, DIST_DIR: outside });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      `Build stopped. DIST_DIR: ${outside} lies outside the project (${ROOT}), where the built site's modules cannot load their packages; choose a directory inside it, such as dist`,
+      `Build stopped. DIST_DIR: ${await realPathOf(outside)} lies outside the project (${await realPathOf(ROOT)}), where the built site's modules cannot load their packages; choose a directory inside it, such as dist`,
     );
     expect(result.stdout).not.toMatch(/^built /m);
     expect(existsSync(outside)).toBe(false);
@@ -330,7 +331,7 @@ describe('bad content', () => {
     const result = await runBuild({ CONTENT_DIR: FIXTURE_CONTENT, DIST_DIR: dir });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      `Build stopped. DIST_DIR: ${dir} holds files but no earlier build`,
+      `Build stopped. DIST_DIR: ${await realPathOf(dir)} holds files but no earlier build`,
     );
     expect(await readFile(path.join(dir, 'notes.txt'), 'utf8')).toBe('keep me');
   });
