@@ -52,21 +52,30 @@ interface ScoringTable {
 
 const tables = new WeakMap<SparseModel, ScoringTable>();
 
+/** A scoring table over `rows`, which hold the weights of `buckets[i]` at `i * classes`. */
+function scoringTable(
+  buckets: readonly number[],
+  classes: number,
+  rows: Float64Array,
+): ScoringTable {
+  let size = 0;
+  for (const bucket of buckets) size = Math.max(size, bucket + 1);
+  const index = new Int32Array(size).fill(-1);
+  for (let i = 0; i < buckets.length; i++) index[buckets[i]!] = i * classes;
+  return { index, rows };
+}
+
 /** The model's scoring table, built on first use: an array read per feature, not a Map lookup. */
 function tableOf(model: SparseModel): ScoringTable {
   let table = tables.get(model);
   if (!table) {
-    let size = 0;
-    for (const bucket of model.weights.keys()) size = Math.max(size, bucket + 1);
-    const index = new Int32Array(size).fill(-1);
+    const buckets: number[] = [];
     const rows = new Float64Array(model.weights.size * model.classes);
-    let at = 0;
     for (const [bucket, row] of model.weights) {
-      index[bucket] = at;
-      rows.set(row, at);
-      at += model.classes;
+      rows.set(row, buckets.length * model.classes);
+      buckets.push(bucket);
     }
-    table = { index, rows };
+    table = scoringTable(buckets, model.classes, rows);
     tables.set(model, table);
   }
   return table;
@@ -84,10 +93,6 @@ export function sparseFromRows(
   buckets: readonly number[],
   rows: Float64Array,
 ): SparseModel {
-  let size = 0;
-  for (const bucket of buckets) size = Math.max(size, bucket + 1);
-  const index = new Int32Array(size).fill(-1);
-  for (let i = 0; i < buckets.length; i++) index[buckets[i]!] = i * classes;
   let weights: Map<number, Float64Array> | undefined;
   const model: SparseModel = {
     classes,
@@ -98,7 +103,7 @@ export function sparseFromRows(
       return weights;
     },
   };
-  tables.set(model, { index, rows });
+  tables.set(model, scoringTable(buckets, classes, rows));
   return model;
 }
 
