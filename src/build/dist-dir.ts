@@ -3,6 +3,7 @@
 // project, overlap the content, or hold anything but an earlier build.
 import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { isMissing } from '../content/read-content.ts';
 import { MANIFEST_FILE } from './manifest.ts';
 
 function isInside(dir: string, parent: string): boolean {
@@ -42,7 +43,7 @@ export async function entriesOf(dir: string): Promise<string[]> {
   try {
     return await readdir(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (isMissing(error)) return [];
     throw error;
   }
 }
@@ -59,7 +60,7 @@ export async function realPathOf(file: string): Promise<string> {
       return path.join(await realpath(at), ...rest);
     } catch (error) {
       const parent = path.dirname(at);
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === at) throw error;
+      if (!isMissing(error) || parent === at) throw error;
       rest.unshift(path.basename(at));
       at = parent;
     }

@@ -48,7 +48,8 @@ const frontMatterOptions = {
   },
 };
 
-function isMissing(error: unknown): boolean {
+/** Whether a file-system error says the file or directory does not exist. */
+export function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT';
 }
 
