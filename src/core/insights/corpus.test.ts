@@ -3,7 +3,8 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import { ASPECT_IDS } from './lexicon.ts';
 import { POLARITIES } from './lexicon.ts';
-import { parseCorpusFile, renderCoverage, type CorpusSentence } from './corpus.ts';
+import { LabelledSentenceSchema, type LabelledSentence } from './absa-metrics.ts';
+import { parseCorpusFile, parseJsonLines, renderCoverage, type CorpusSentence } from './corpus.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dir = path.join(root, 'training/aspects/corpus');
@@ -51,4 +52,34 @@ test('a bad corpus line is an error naming the file, line and field', () => {
       '{"id":"a","text":"t","aspects":[{"aspect":"roof","polarity":"positive"}],"tags":[]}\n',
     ),
   ).toThrow(/^x\.jsonl:1: aspects\.0\.aspect: /);
+});
+
+test('the validation set the decision settings are chosen on shares no sentence with the corpus or the test sets', async () => {
+  const key = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+  const read = async (folder: string, names: (n: string) => boolean) => {
+    const sentences: LabelledSentence[] = [];
+    for (const name of (await readdir(path.join(root, folder))).filter(names).sort())
+      sentences.push(
+        ...parseJsonLines(
+          name,
+          await readFile(path.join(root, folder, name), 'utf8'),
+          LabelledSentenceSchema,
+        ),
+      );
+    return sentences;
+  };
+  const validation = await read('training/aspects/validation', (n) => n.endsWith('.jsonl'));
+  expect(validation.length).toBeGreaterThanOrEqual(400);
+  expect(new Set(validation.map((s) => s.id)).size).toBe(validation.length);
+  const elsewhere = new Set(
+    [
+      ...(await corpus()),
+      ...(await read('test/fixtures', (n) => n.startsWith('absa-') && n.endsWith('.jsonl'))),
+    ].map((s) => key(s.text)),
+  );
+  // Stock lines of four words or fewer ("Highly recommend!") any writer may use.
+  const shared = validation.filter(
+    (s) => s.text.split(/\s+/).length > 4 && elsewhere.has(key(s.text)),
+  );
+  expect(shared.map((s) => s.id)).toEqual([]);
 });
