@@ -1,5 +1,10 @@
 import { expect, test } from 'vitest';
-import { LabelledSentenceSchema, formatAbsaReport, scoreAbsa } from './absa-metrics.ts';
+import {
+  LabelledSentenceSchema,
+  formatAbsaReport,
+  pickSetting,
+  scoreAbsa,
+} from './absa-metrics.ts';
 import type { AspectOpinion } from './aspects.ts';
 
 const pos = (aspect: AspectOpinion['aspect']): AspectOpinion => ({ aspect, polarity: 'positive' });
@@ -71,4 +76,25 @@ test('a labelled line with two labels for one aspect is rejected', () => {
   expect(LabelledSentenceSchema.safeParse({ ...line, aspects: [pos('cleanup')] }).success).toBe(
     true,
   );
+});
+
+test('the selection rule keeps settings near the best F1 and takes the most no-aspect accuracy', () => {
+  const candidate = (name: string, aspect: number, joint: number, noAspect: number) => ({
+    name,
+    report: {
+      ...scoreAbsa([]),
+      aspect_detection: { ...scoreAbsa([]).aspect_detection, f1: aspect },
+      joint: { ...scoreAbsa([]).joint, f1: joint },
+      no_aspect_accuracy: noAspect,
+    },
+  });
+  const best = candidate('best F1', 0.81, 0.7, 0.85);
+  const near = candidate('within half a point', 0.806, 0.695, 0.9);
+  const far = candidate('a point below', 0.8, 0.69, 0.99);
+  expect(pickSetting([best, near, far]).name).toBe('within half a point');
+  // Equal no-aspect accuracy: the higher joint F1.
+  expect(pickSetting([candidate('a', 0.81, 0.696, 0.9), candidate('b', 0.81, 0.7, 0.9)]).name).toBe(
+    'b',
+  );
+  expect(() => pickSetting([])).toThrow('no candidates');
 });

@@ -167,6 +167,29 @@ export function scoreAbsa(items: readonly Scored[]): AbsaReport {
 const pct = (value: number) => (value * 100).toFixed(1).padStart(5);
 
 /** The report as a plain-text table for a terminal. */
+/**
+ * The rule that picks decision settings from candidates scored on the same sentences: within half a
+ * point of the best joint F1 and of the best aspect F1, the highest no-aspect accuracy. Figures are
+ * compared as printed, in tenths of a point; ties go to the higher joint F1, then the higher aspect
+ * F1, then the first candidate.
+ */
+export function pickSetting<T extends { report: AbsaReport }>(candidates: readonly T[]): T {
+  if (candidates.length === 0) throw new Error('pickSetting: no candidates');
+  const tenths = (value: number) => Math.round(value * 1000);
+  const best = (get: (r: AbsaReport) => number) =>
+    Math.max(...candidates.map(({ report }) => tenths(get(report))));
+  const [joint, aspect] = [best((r) => r.joint.f1), best((r) => r.aspect_detection.f1)];
+  return candidates
+    .filter(({ report }) => tenths(report.joint.f1) >= joint - 5)
+    .filter(({ report }) => tenths(report.aspect_detection.f1) >= aspect - 5)
+    .sort(
+      (a, b) =>
+        tenths(b.report.no_aspect_accuracy) - tenths(a.report.no_aspect_accuracy) ||
+        tenths(b.report.joint.f1) - tenths(a.report.joint.f1) ||
+        tenths(b.report.aspect_detection.f1) - tenths(a.report.aspect_detection.f1),
+    )[0]!;
+}
+
 export function formatAbsaReport(report: AbsaReport): string {
   const pr = (name: string, m: PrecisionRecall) =>
     `${name.padEnd(22)} P ${pct(m.precision)}  R ${pct(m.recall)}  F1 ${pct(m.f1)}   (tp ${m.true_positives}, fp ${m.false_positives}, fn ${m.false_negatives})`;

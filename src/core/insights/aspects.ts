@@ -2,7 +2,7 @@
 // owner's lexicon. Used by the insights build, `npm run aspects` and `npm run eval:aspects`.
 // Pure and deterministic: the same lexicon, text and rating always give the same answer.
 import { editDistance } from '../edit-distance.ts';
-import { reportedBy, scoreSentence, type AspectModel } from './model/aspect-model.ts';
+import { passesGate, reportedBy, scoreSentence, type AspectModel } from './model/aspect-model.ts';
 import { tokenizeForModel } from './model/features.ts';
 import {
   ASPECT_IDS,
@@ -622,6 +622,7 @@ function indexPhrases(phrases: readonly CompiledPhrase[]): (token: Token) => Com
  */
 export const PIPELINE_STEPS = {
   segment: 'split into folded words and clauses; mark negated words and words after a contrast',
+  gate: 'report nothing when the model\'s "any aspect" output, in the sentence or one clause, is below the gate',
   detect:
     'keep each aspect the learned model gives at least the detection threshold, in the whole sentence or in one of its clauses',
   lexicon:
@@ -671,8 +672,15 @@ export function createAspectAnalyzer(
     // segment
     const tokens = tokenizeForModel(text);
     note('segment', () => `${tokens.words.length} words, ${new Set(tokens.clauses).size} clauses`);
-    // detect
     const scored = scoreSentence(model!, tokens);
+    // gate
+    const open = passesGate(model!, scored.anyProbability);
+    note(
+      'gate',
+      () =>
+        `any aspect ${scored.anyProbability.toFixed(2)}, gate ${model!.gate}: ${open ? 'open' : 'closed'}`,
+    );
+    // detect
     const kept = ASPECT_IDS.filter((_, index) => scored.detected[index]).map((aspect) =>
       scored.opinion(aspect),
     );
@@ -683,8 +691,13 @@ export function createAspectAnalyzer(
     // lexicon (owner override)
     const addable = ASPECT_IDS.filter(
       (_, k) =>
-        reportedBy(model!, scored.probabilities[k]!, scored.clauseProbabilities[k]!, true) ===
-        'lexicon',
+        reportedBy(
+          model!,
+          scored.probabilities[k]!,
+          scored.clauseProbabilities[k]!,
+          true,
+          scored.anyProbability,
+        ) === 'lexicon',
     );
     const named = new Set(addable.length > 0 ? lexicon().map((o) => o.aspect) : []);
     const added = addable

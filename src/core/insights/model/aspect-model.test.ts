@@ -2,8 +2,13 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { createAspectAnalyzer, PIPELINE_STEPS } from '../aspects.ts';
-import { bootstrapIntervals, scoreAbsa } from '../absa-metrics.ts';
-import { parseCorpusFile, type CorpusSentence } from '../corpus.ts';
+import {
+  LabelledSentenceSchema,
+  bootstrapIntervals,
+  scoreAbsa,
+  type LabelledSentence,
+} from '../absa-metrics.ts';
+import { parseCorpusFile, parseJsonLines, type CorpusSentence } from '../corpus.ts';
 import { loadLexicon } from '../../../content/load-lexicon.ts';
 import { ASPECT_IDS } from '../lexicon.ts';
 import {
@@ -13,11 +18,13 @@ import {
   mixDetection,
   parseAspectModel,
   predictAspects,
+  passesGate,
   reportedBy,
   scoreSentence,
   serializeAspectModel,
   trainAspectModel,
 } from './aspect-model.ts';
+import { withChosenSettings } from './decision-settings.ts';
 import { featuresOf, tokenizeForModel } from './features.ts';
 import { scores, sigmoid, train } from './logistic.ts';
 import { DIMENSIONS, parseWordVectors, type WordVectors } from './word-vectors.ts';
@@ -46,15 +53,30 @@ test('training is deterministic for a seed, and the seed matters', async () => {
   expect(JSON.parse(other).conv).not.toEqual(JSON.parse(first).conv);
 }, 120_000);
 
-test('the shipped weights are exactly what npm run train:aspects makes from the corpus', async () => {
+test('the shipped model is exactly what npm run train:aspects makes from the corpus and the validation set', async () => {
   const shipped = await readFile(
     path.join(root, 'src/core/insights/model/aspect-model.json'),
     'utf8',
   );
-  expect(serializeAspectModel(trainAspectModel(await corpus(), defaultWordVectors()))).toBe(
-    shipped,
-  );
-  // Training takes about 4 minutes on a free core; the limit allows for a busy machine.
+  const { lexicon } = await loadLexicon(path.join(root, 'content'));
+  const dir = path.join(root, 'training/aspects/validation');
+  const validation: LabelledSentence[] = [];
+  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort())
+    validation.push(
+      ...parseJsonLines(name, await readFile(path.join(dir, name), 'utf8'), LabelledSentenceSchema),
+    );
+  const trained = trainAspectModel(await corpus(), defaultWordVectors());
+  const { model, picked } = withChosenSettings(trained, lexicon, validation);
+  expect(serializeAspectModel(model)).toBe(shipped);
+  // The settings are the validation set's pick, not the defaults training starts from.
+  expect(picked.setting).not.toEqual({
+    convWeight: trained.convWeight,
+    threshold: trained.threshold,
+    clauseThreshold: trained.clauseThreshold,
+    lexiconFloor: trained.lexiconFloor,
+    gate: trained.gate,
+  });
+  // Training takes about 5 minutes on a free core; the limit allows for a busy machine.
 }, 1_800_000);
 
 test('a serialized model predicts what it predicted before', () => {
@@ -133,7 +155,7 @@ test("detection mixes the two detectors' raw scores by the convolutional detecto
   expect(mixDetection({ logistic: [2], conv: null }, 0.5)).toEqual([sigmoid(2)]);
   // Clauses: each aspect's best clause, after mixing.
   expect(clauseMaxima([parts, { logistic: [0, 0], conv: [0, 0] }], 0.25)[0]).toBe(sigmoid(1));
-  expect(clauseMaxima([], 0.25)).toEqual(ASPECT_IDS.map(() => 0));
+  expect(clauseMaxima([], 0.25)).toEqual([...ASPECT_IDS.map(() => 0), 0]);
   // The shipped model has the detector, and its scores are what its probabilities are made of.
   const model = defaultAspectModel();
   expect(model.conv).not.toBeNull();
@@ -165,7 +187,8 @@ test("an unseen word's pretrained vector moves detection toward its neighbours' 
 });
 
 test('a clause that plainly speaks of an aspect is detected inside a long sentence', () => {
-  const model = defaultAspectModel();
+  // At a clause threshold of 0.9 (the shipped model's is chosen on the validation set).
+  const model = { ...defaultAspectModel(), clauseThreshold: 0.9 };
   const text = 'Solid roof, but the guy who came out for the estimate was an hour late.';
   const scored = scoreSentence(model, tokenizeForModel(text));
   const workmanship = ASPECT_IDS.indexOf('workmanship');
@@ -180,7 +203,7 @@ test('a clause that plainly speaks of an aspect is detected inside a long senten
   // A sentence of one clause is its own clause: nothing is counted twice.
   expect(
     scoreSentence(model, tokenizeForModel('Finished before lunch')).clauseProbabilities,
-  ).toEqual(ASPECT_IDS.map(() => 0));
+  ).toEqual([...ASPECT_IDS.map(() => 0), 0]);
 });
 
 test('a model refuses word vectors other than those it was trained with', () => {
@@ -191,12 +214,15 @@ test('a model refuses word vectors other than those it was trained with', () => 
 });
 
 test('the model reports what reaches a threshold; the lexicon only what the model allows', async () => {
-  const settings = { threshold: 0.9, clauseThreshold: 0.98, lexiconFloor: 0.2 };
-  expect(reportedBy(settings, 0.9, 0, false)).toBe('model');
-  expect(reportedBy(settings, 0.1, 0.98, true)).toBe('model');
-  expect(reportedBy(settings, 0.5, 0.9, true)).toBe('lexicon');
-  expect(reportedBy(settings, 0.5, 0.9, false)).toBeNull();
-  expect(reportedBy(settings, 0.19, 0.9, true)).toBeNull();
+  const settings = { threshold: 0.9, clauseThreshold: 0.98, lexiconFloor: 0.2, gate: 0.5 };
+  expect(reportedBy(settings, 0.9, 0, false, 0.5)).toBe('model');
+  expect(reportedBy(settings, 0.1, 0.98, true, 0.5)).toBe('model');
+  expect(reportedBy(settings, 0.5, 0.9, true, 0.5)).toBe('lexicon');
+  expect(reportedBy(settings, 0.5, 0.9, false, 0.5)).toBeNull();
+  expect(reportedBy(settings, 0.19, 0.9, true, 0.5)).toBeNull();
+  // Below the gate a sentence reports nothing, however sure one aspect's output is.
+  expect(reportedBy(settings, 0.99, 0.99, true, 0.49)).toBeNull();
+  expect(reportedBy({ ...settings, gate: 0 }, 0.99, 0, false, 0)).toBe('model');
   // The pipeline's lexicon step follows the model's floor: a sentence the lexicon names
   // price_value for (its cue "deposit") and the model puts between the floor and the threshold.
   const { lexicon } = await loadLexicon(path.join(root, 'content'));
@@ -213,8 +239,14 @@ test('the model reports what reaches a threshold; the lexicon only what the mode
     const scored = scoreSentence(model, tokenizeForModel(candidate));
     return (
       scored.probabilities[price]! >= model.lexiconFloor &&
-      reportedBy(model, scored.probabilities[price]!, scored.clauseProbabilities[price]!, false) ===
-        null
+      passesGate(model, scored.anyProbability) &&
+      reportedBy(
+        model,
+        scored.probabilities[price]!,
+        scored.clauseProbabilities[price]!,
+        false,
+        scored.anyProbability,
+      ) === null
     );
   });
   expect(text, 'a sentence between the floor and the threshold').toBeDefined();
@@ -259,4 +291,36 @@ test('a shipped model with a row of the wrong length is refused, naming the buck
   expect(() => parseAspectModel(JSON.stringify(data), defaultWordVectors())).toThrow(
     `aspect model: bucket ${bucket} has 2 weights, expected 3`,
   );
+});
+
+test('the "any aspect" output tells opinions from story, and below the gate nothing is reported', async () => {
+  const model = defaultAspectModel();
+  const any = (text: string) => scoreSentence(model, tokenizeForModel(text)).anyProbability;
+  expect(any('The crew left nails all over our driveway.')).toBeGreaterThan(0.5);
+  expect(any('We bought the house in the spring of 2015.')).toBeLessThan(0.5);
+  const { lexicon } = await loadLexicon(path.join(root, 'content'));
+  const text = 'Great roof but the office never called back.';
+  const explain = (gate: number) =>
+    createAspectAnalyzer(lexicon, { model: { ...model, gate } }).explainSentence(text);
+  expect(explain(0).aspects.length).toBe(2);
+  // A gate no sentence passes silences the model and the owner's lexicon alike.
+  const closed = explain(1.01);
+  expect(closed.aspects).toEqual([]);
+  expect(closed.steps!.find((s) => s.step === 'gate')!.result).toMatch(/gate 1.01: closed$/);
+  expect(closed.steps!.find((s) => s.step === 'lexicon')!.result).toBe('nothing added');
+});
+
+test('a shipped model with a missing or negative decision setting is refused, naming it', () => {
+  const json = serializeAspectModel(defaultAspectModel());
+  for (const [name, value] of [
+    ['gate', -0.1],
+    ['gate', undefined],
+    ['threshold', 'high'],
+  ] as const) {
+    const data = JSON.parse(json) as Record<string, unknown>;
+    data[name] = value;
+    expect(() => parseAspectModel(JSON.stringify(data), defaultWordVectors())).toThrow(
+      `aspect model: ${name} must be a number of at least 0`,
+    );
+  }
 });

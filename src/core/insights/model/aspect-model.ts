@@ -38,7 +38,15 @@ import {
 } from './logistic.ts';
 import { DIMENSIONS, VECTOR_UNIT, meanVector, type WordVectors } from './word-vectors.ts';
 
-const VERSION = 3;
+const VERSION = 4;
+/**
+ * Detection's outputs: one per aspect in ASPECT_IDS order, then one more (index `ANY`) trained on
+ * whether a sentence has any aspect at all. Each aspect's output learns its own words ("adjuster",
+ * "estimate") as evidence, so a story sentence that only mentions them can reach an aspect; this
+ * one learns what judging the company reads like, whatever the aspect.
+ */
+export const ANY = ASPECT_IDS.length;
+const DETECTION_CLASSES = ASPECT_IDS.length + 1;
 /** The buckets of the mean vector's dimensions, just above the hashed features'. */
 const DENSE_BUCKETS = Array.from({ length: DIMENSIONS }, (_, d) => (1 << FEATURE_BITS) + d);
 
@@ -62,6 +70,11 @@ export interface AspectModel {
    * aspect it names: the model must not rule it out.
    */
   lexiconFloor: number;
+  /**
+   * The "any aspect" probability (of the whole sentence or of one clause) below which a sentence
+   * reports nothing, neither from the model nor from the lexicon; 0 lets every sentence through.
+   */
+  gate: number;
   /** What the mean word vector is multiplied by before detection reads it. */
   vectorScale: number;
   detection: SparseModel;
@@ -83,6 +96,7 @@ export interface Hyperparameters {
   threshold: number;
   clauseThreshold: number;
   lexiconFloor: number;
+  gate: number;
   vectorScale: number;
   /** Weights below this (every class's) are left out of the shipped file. */
   prune: number;
@@ -105,6 +119,7 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   threshold: 0.6,
   clauseThreshold: 0.8,
   lexiconFloor: 0.3,
+  gate: 0,
   vectorScale: 10,
   prune: 0.02,
   minCount: 2,
@@ -253,9 +268,12 @@ export function mixDetection(parts: DetectionParts, convWeight: number): number[
   return logistic.map((s, k) => sigmoid((1 - convWeight) * s + convWeight * conv[k]!));
 }
 
-/** Per aspect, the highest probability any one clause gets (0 when there are none). */
+/**
+ * Per detection output (the aspects, then "any aspect"), the highest probability any one clause
+ * gets (0 when there are none).
+ */
 export function clauseMaxima(clauses: readonly DetectionParts[], convWeight: number): number[] {
-  const out = ASPECT_IDS.map(() => 0);
+  const out: number[] = Array.from({ length: DETECTION_CLASSES }, () => 0);
   for (const clause of clauses)
     mixDetection(clause, convWeight).forEach((p, k) => {
       out[k] = Math.max(out[k]!, p);
@@ -348,11 +366,12 @@ export function trainAspectModel(
 ): AspectModel {
   const tokenized = data.map((item) => tokenizeForModel(item.text));
   const base = tokenized.map((tokens) => featuresOf(tokens));
-  // Each sentence's aspects as bits, aspect k being bit k: the labels of both detectors.
+  // Each sentence's aspects as bits, aspect k being bit k, and bit ANY when it has one: the
+  // labels of both detectors.
   const labels = data.map((item) =>
     ASPECT_IDS.reduce(
       (bits, aspect, column) =>
-        item.aspects.some((a) => a.aspect === aspect) ? bits | (1 << column) : bits,
+        item.aspects.some((a) => a.aspect === aspect) ? bits | (1 << column) | (1 << ANY) : bits,
       0,
     ),
   );
@@ -363,7 +382,7 @@ export function trainAspectModel(
       label: labels[index]!,
     })),
     {
-      classes: ASPECT_IDS.length,
+      classes: DETECTION_CLASSES,
       multiLabel: true,
       epochs: hyper.epochs,
       learningRate: hyper.learningRate,
@@ -382,7 +401,7 @@ export function trainAspectModel(
           vectors,
           {
             filters: hyper.convFilters,
-            classes: ASPECT_IDS.length,
+            classes: DETECTION_CLASSES,
             epochs: hyper.convEpochs,
             learningRate: hyper.convLearningRate,
             batch: hyper.convBatch,
@@ -397,6 +416,7 @@ export function trainAspectModel(
     threshold: hyper.threshold,
     clauseThreshold: hyper.clauseThreshold,
     lexiconFloor: hyper.lexiconFloor,
+    gate: hyper.gate,
     vectorScale: hyper.vectorScale,
     detection,
     conv,
@@ -438,21 +458,28 @@ export interface ModelOpinion {
 /** The settings that decide which aspects a sentence reports. */
 export type DecisionSettings = Pick<
   Hyperparameters,
-  'threshold' | 'clauseThreshold' | 'lexiconFloor'
+  'threshold' | 'clauseThreshold' | 'lexiconFloor' | 'gate'
 >;
 
+/** Whether a sentence may report any aspect: its "any aspect" probability reaches the gate. */
+export function passesGate(settings: DecisionSettings, anyProbability: number): boolean {
+  return anyProbability >= settings.gate;
+}
+
 /**
- * Who reports an aspect, from its detection probabilities: the model, when the whole sentence or
- * one clause reaches its threshold; the owner's lexicon, when it names the aspect and the model
- * gives it at least the floor; or nobody (null). The one rule the pipeline and cross-validation
- * share.
+ * Who reports an aspect, from its detection probabilities: nobody (null) when the sentence does not
+ * pass the gate; the model, when the whole sentence or one clause reaches its threshold; the
+ * owner's lexicon, when it names the aspect and the model gives it at least the floor; or nobody.
+ * The one rule the pipeline, cross-validation and the choice of settings share.
  */
 export function reportedBy(
   settings: DecisionSettings,
   probability: number,
   clauseProbability: number,
   namedByLexicon: boolean,
+  anyProbability: number,
 ): 'model' | 'lexicon' | null {
+  if (!passesGate(settings, anyProbability)) return null;
   if (probability >= settings.threshold || clauseProbability >= settings.clauseThreshold)
     return 'model';
   return namedByLexicon && probability >= settings.lexiconFloor ? 'lexicon' : null;
@@ -466,8 +493,10 @@ export interface ScoredSentence {
    * (none for a sentence of one clause), per detector.
    */
   parts: { sentence: DetectionParts; clauses: DetectionParts[] };
-  /** Detection probability of the whole sentence, per aspect in ASPECT_IDS order. */
+  /** Detection probability of the whole sentence, per aspect in ASPECT_IDS order, then ANY. */
   probabilities: number[];
+  /** The "any aspect" probability: the whole sentence's or one clause's, whichever is higher. */
+  anyProbability: number;
   /**
    * The highest detection probability of any one clause, per aspect; 0 for a sentence of one
    * clause (its clause is the sentence).
@@ -494,13 +523,17 @@ export function scoreSentence(model: AspectModel, tokens: SentenceTokens): Score
       : [];
   const probabilities = mixDetection(sentence, model.convWeight);
   const clauseProbabilities = clauseMaxima(clauses, model.convWeight);
+  const anyProbability = Math.max(probabilities[ANY]!, clauseProbabilities[ANY]!);
   return {
     tokens,
     parts: { sentence, clauses },
     probabilities,
+    anyProbability,
     clauseProbabilities,
-    detected: probabilities.map(
-      (p, k) => reportedBy(model, p, clauseProbabilities[k]!, false) === 'model',
+    detected: ASPECT_IDS.map(
+      (_, k) =>
+        reportedBy(model, probabilities[k]!, clauseProbabilities[k]!, false, anyProbability) ===
+        'model',
     ),
     opinion(aspect) {
       const { features, clause } = inputs.of(aspect);
@@ -531,6 +564,7 @@ export interface SerializedModel {
   threshold: number;
   clauseThreshold: number;
   lexiconFloor: number;
+  gate: number;
   vectorScale: number;
   /** The digest of the word vectors the model was trained with. */
   vectors: string;
@@ -569,6 +603,7 @@ export function serializeAspectModel(
     threshold: model.threshold,
     clauseThreshold: model.clauseThreshold,
     lexiconFloor: model.lexiconFloor,
+    gate: model.gate,
     vectorScale: model.vectorScale,
     vectors: model.vectors.digest,
     convWeight: model.convWeight,
@@ -589,6 +624,13 @@ export function aspectModelFrom(data: SerializedModel, vectors: WordVectors): As
     throw new Error(
       `aspect model: expected version ${VERSION} with ${FEATURE_BITS}-bit features; retrain with npm run train:aspects`,
     );
+  for (const name of ['threshold', 'clauseThreshold', 'lexiconFloor', 'gate'] as const) {
+    const value: unknown = data[name];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new Error(
+        `aspect model: ${name} must be a number of at least 0, got ${JSON.stringify(value)}`,
+      );
+  }
   if (data.vectors !== vectors.digest)
     throw new Error(
       `aspect model: trained with word vectors ${data.vectors}, given ${vectors.digest}; retrain with npm run train:aspects`,
@@ -612,9 +654,10 @@ export function aspectModelFrom(data: SerializedModel, vectors: WordVectors): As
     threshold: data.threshold,
     clauseThreshold: data.clauseThreshold,
     lexiconFloor: data.lexiconFloor,
+    gate: data.gate,
     vectorScale: data.vectorScale,
-    detection: sparse(data.detection, ASPECT_IDS.length),
-    conv: data.conv === null ? null : convFrom(data.conv, ASPECT_IDS.length),
+    detection: sparse(data.detection, DETECTION_CLASSES),
+    conv: data.conv === null ? null : convFrom(data.conv, DETECTION_CLASSES),
     convWeight: data.conv === null ? 0 : data.convWeight,
     polarity: sparse(data.polarity, 3),
     vectors,
