@@ -124,17 +124,14 @@ function crossValidate(hyper: Hyperparameters, folds = 5): HeldOut[] {
   return out;
 }
 
-type Grid = ScoredSetting[];
-const pick = (candidates: Grid) => pickSetting(candidates);
-
 const settingName = (setting: Setting) =>
   `conv ${setting.convWeight} threshold ${setting.threshold} clause ${setting.clauseThreshold === 2 ? 'off' : setting.clauseThreshold} floor ${setting.lexiconFloor} gate ${setting.gate === 0 ? 'off' : setting.gate}`;
 
 /** The rule's pick overall (marked *), then its pick at each value of one setting. */
-function printPicks(scored: Grid, by: 'convWeight' | 'gate'): Grid[number] {
-  const picked = pick(scored);
+function printPicks(scored: ScoredSetting[], by: 'convWeight' | 'gate'): ScoredSetting {
+  const picked = pickSetting(scored);
   for (const value of new Set(scored.map(({ setting }) => setting[by]))) {
-    const { setting, report } = pick(scored.filter((g) => g.setting[by] === value));
+    const { setting, report } = pickSetting(scored.filter((g) => g.setting[by] === value));
     console.log(`${setting === picked.setting ? '*' : ' '} ${line(settingName(setting), report)}`);
   }
   return picked;

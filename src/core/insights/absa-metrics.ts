@@ -166,7 +166,6 @@ export function scoreAbsa(items: readonly Scored[]): AbsaReport {
 
 const pct = (value: number) => (value * 100).toFixed(1).padStart(5);
 
-/** The report as a plain-text table for a terminal. */
 /**
  * The rule that picks decision settings from candidates scored on the same sentences: within half a
  * point of the best joint F1 and of the best aspect F1, the highest no-aspect accuracy. Figures are
@@ -190,6 +189,7 @@ export function pickSetting<T extends { report: AbsaReport }>(candidates: readon
     )[0]!;
 }
 
+/** The report as a plain-text table for a terminal. */
 export function formatAbsaReport(report: AbsaReport): string {
   const pr = (name: string, m: PrecisionRecall) =>
     `${name.padEnd(22)} P ${pct(m.precision)}  R ${pct(m.recall)}  F1 ${pct(m.f1)}   (tp ${m.true_positives}, fp ${m.false_positives}, fn ${m.false_negatives})`;

@@ -461,6 +461,14 @@ export type DecisionSettings = Pick<
   'threshold' | 'clauseThreshold' | 'lexiconFloor' | 'gate'
 >;
 
+/**
+ * The "any aspect" probability of a sentence, from its detection probabilities and its clauses'
+ * maxima (each with the ANY output last): the whole sentence's or one clause's, whichever is higher.
+ */
+export function anyProbabilityOf(sentence: readonly number[], clauses: readonly number[]): number {
+  return Math.max(sentence[ANY]!, clauses[ANY]!);
+}
+
 /** Whether a sentence may report any aspect: its "any aspect" probability reaches the gate. */
 export function passesGate(settings: DecisionSettings, anyProbability: number): boolean {
   return anyProbability >= settings.gate;
@@ -498,8 +506,8 @@ export interface ScoredSentence {
   /** The "any aspect" probability: the whole sentence's or one clause's, whichever is higher. */
   anyProbability: number;
   /**
-   * The highest detection probability of any one clause, per aspect; 0 for a sentence of one
-   * clause (its clause is the sentence).
+   * The highest detection probability of any one clause, per aspect, then ANY; 0 for a sentence of
+   * one clause (its clause is the sentence).
    */
   clauseProbabilities: number[];
   /** Per aspect: whether the sentence or one of its clauses reaches its threshold. */
@@ -523,7 +531,7 @@ export function scoreSentence(model: AspectModel, tokens: SentenceTokens): Score
       : [];
   const probabilities = mixDetection(sentence, model.convWeight);
   const clauseProbabilities = clauseMaxima(clauses, model.convWeight);
-  const anyProbability = Math.max(probabilities[ANY]!, clauseProbabilities[ANY]!);
+  const anyProbability = anyProbabilityOf(probabilities, clauseProbabilities);
   return {
     tokens,
     parts: { sentence, clauses },

@@ -7,7 +7,7 @@ import { pickSetting, scoreAbsa, type AbsaReport } from '../absa-metrics.ts';
 import { createAspectAnalyzer, type AspectOpinion } from '../aspects.ts';
 import { ASPECT_IDS, type Lexicon } from '../lexicon.ts';
 import {
-  ANY,
+  anyProbabilityOf,
   clauseMaxima,
   mixDetection,
   reportedBy,
@@ -83,7 +83,7 @@ function mixed(item: HeldOut, convWeight: number) {
 /** What the pipeline answers for a held-out sentence at other decision settings. */
 export function decide(item: HeldOut, setting: Setting): AspectOpinion[] {
   const { sentence, clauses } = mixed(item, setting.convWeight);
-  const any = Math.max(sentence[ANY]!, clauses[ANY]!);
+  const any = anyProbabilityOf(sentence, clauses);
   return ASPECT_IDS.flatMap((aspect, k) =>
     reportedBy(setting, sentence[k]!, clauses[k]!, item.named.has(aspect), any) === null
       ? []
