@@ -109,6 +109,10 @@ export interface Hyperparameters {
   convLearningRate: number;
   convBatch: number;
   convDropout: number;
+  /** The share of a sentence's words the convolutional detector trains without (conv.ts). */
+  convWordDropout: number;
+  /** The share of features the logistic detector trains each example without (logistic.ts). */
+  featureDropout: number;
   seed: number;
 }
 
@@ -129,6 +133,8 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   convLearningRate: 0.002,
   convBatch: 16,
   convDropout: 0.3,
+  convWordDropout: 0,
+  featureDropout: 0,
   seed: 20261125,
 };
 
@@ -389,6 +395,7 @@ export function trainAspectModel(
       l2: hyper.l2,
       seed: hyper.seed,
       minCount: hyper.minCount,
+      dropout: hyper.featureDropout,
     },
   );
   const conv =
@@ -406,6 +413,7 @@ export function trainAspectModel(
             learningRate: hyper.convLearningRate,
             batch: hyper.convBatch,
             dropout: hyper.convDropout,
+            wordDropout: hyper.convWordDropout,
             seed: hyper.seed + 200,
           },
         )

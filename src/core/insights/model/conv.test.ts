@@ -102,3 +102,29 @@ test("a span of a sentence's projections scores as its words would alone", () =>
     convSpanScores(detector, projected, 2, 8),
   );
 });
+
+test('word dropout teaches a word that only sometimes comes with the label, and is deterministic', () => {
+  // Every positive has "leaked", half of them "dripping" too; negatives have neither.
+  const examples = [
+    ...sentences(40, ['leaked'], 9).map((words) => ({ words, label: 1 })),
+    ...sentences(40, ['leaked', 'and', 'dripping'], 10).map((words) => ({ words, label: 1 })),
+    ...sentences(80, [], 11).map((words) => ({ words, label: 0 })),
+  ].map(({ words, label }) => ({ rows: rowsOf(vectors, words), label }));
+  const probability = (detector: ReturnType<typeof trainConv>) =>
+    convProbabilities(
+      detector,
+      vectors,
+      rowsOf(vectors, 'the old gutter was dripping'.split(' ')),
+    )[0]!;
+  const plain = trainConv(examples, vectors, options);
+  const dropped = trainConv(examples, vectors, { ...options, wordDropout: 0.3 });
+  // Without it the filters need "leaked"; with it, "dripping" alone is evidence.
+  expect(probability(plain)).toBeLessThan(0.5);
+  expect(probability(dropped)).toBeGreaterThan(0.5);
+  expect(serializeConv(trainConv(examples, vectors, { ...options, wordDropout: 0.3 }))).toEqual(
+    serializeConv(dropped),
+  );
+  expect(serializeConv(trainConv(examples, vectors, { ...options, wordDropout: 0 }))).toEqual(
+    serializeConv(plain),
+  );
+}, 30_000);

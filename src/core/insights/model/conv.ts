@@ -33,6 +33,11 @@ export interface ConvTrainOptions {
   batch: number;
   /** The share of pooled filters dropped for each training example. */
   dropout: number;
+  /**
+   * The share of a training sentence's words left out of it, afresh each epoch (at least one word
+   * is kept): a regularizer for text whose words the corpus did not use, or that has no vector.
+   */
+  wordDropout?: number;
   seed: number;
 }
 
@@ -264,6 +269,10 @@ export function trainConv(
   const delta = new Float64Array(classes);
   const order = examples.map((_, index) => index);
   const keepScale = 1 / (1 - dropout);
+  const wordDropout = options.wordDropout ?? 0;
+  // Its own generator, so that without word dropout the model is what it was.
+  const wordRandom = seededRandom(options.seed + 7);
+  const words = new Int32Array(longest);
   let inBatch = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
@@ -271,7 +280,16 @@ export function trainConv(
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
     for (const index of order) {
-      const { rows, label } = examples[index]!;
+      const example = examples[index]!;
+      const { label } = example;
+      let rows = example.rows;
+      if (wordDropout > 0 && rows.length > 1) {
+        let count = 0;
+        for (let t = 0; t < rows.length; t++)
+          if (wordRandom() >= wordDropout) words[count++] = rows[t]!;
+        if (count === 0) words[count++] = rows[Math.floor(wordRandom() * rows.length)]!;
+        rows = words.subarray(0, count);
+      }
       for (let t = 0; t < rows.length; t++) project(detector, vectors, rows[t]!, projected[t]!);
       pool(detector, projected, pooled, argmax, 0, rows.length);
       for (let f = 0; f < filters; f++) kept[f] = random() < dropout ? 0 : pooled[f]! * keepScale;

@@ -28,3 +28,29 @@ test('a model read back from its rows scores, and gives its weights, as the one 
   expect(rowOf(read, 3)).toBeUndefined();
   expect(rowOf(read, 1 << 22)).toBeUndefined();
 });
+
+test('feature dropout spreads weight from a feature that always co-occurs with the label to one that sometimes does', () => {
+  // Feature 1 is in every positive example, feature 2 in half of them; 3 marks the negatives.
+  const examples = Array.from({ length: 80 }, (_, i) =>
+    i % 2 === 0 ? { features: i % 4 === 0 ? [1, 2] : [1], label: 1 } : { features: [3], label: 0 },
+  );
+  const options = {
+    classes: 1,
+    epochs: 10,
+    learningRate: 0.3,
+    l2: 1e-4,
+    seed: 3,
+    multiLabel: true,
+  };
+  const share = (model: SparseModel) => rowOf(model, 2)![0]! / rowOf(model, 1)![0]!;
+  const plain = train(examples, options);
+  const dropped = train(examples, { ...options, dropout: 0.3 });
+  // Without dropout, feature 1 alone explains every positive and feature 2 gets little of it;
+  // dropping feature 1 from some steps makes feature 2 carry the label in those.
+  expect(share(dropped)).toBeGreaterThan(share(plain) + 0.2);
+  // Deterministic, and a dropout of 0 is no dropout.
+  expect(scores(train(examples, { ...options, dropout: 0.3 }), [2])).toEqual(scores(dropped, [2]));
+  expect(scores(train(examples, { ...options, dropout: 0 }), [1, 2])).toEqual(
+    scores(plain, [1, 2]),
+  );
+});
