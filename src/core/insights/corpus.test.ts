@@ -1,9 +1,14 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
+import { z } from 'zod';
 import { ASPECT_IDS } from './lexicon.ts';
 import { POLARITIES } from './lexicon.ts';
-import { LabelledSentenceSchema, type LabelledSentence } from './absa-metrics.ts';
+import {
+  AspectOpinionSchema,
+  LabelledSentenceSchema,
+  type LabelledSentence,
+} from './absa-metrics.ts';
 import { parseCorpusFile, parseJsonLines, renderCoverage, type CorpusSentence } from './corpus.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -38,6 +43,21 @@ test('the training corpus is valid, large, has no sentence twice, and covers eve
         ).length,
         `${aspect} ${polarity}`,
       ).toBeGreaterThanOrEqual(8);
+});
+
+test('the second, blind labels of disputed corpus sentences name corpus sentences, once each, with valid labels', async () => {
+  const file = 'training/aspects/second-labels.jsonl';
+  const second = parseJsonLines(
+    file,
+    await readFile(path.join(root, file), 'utf8'),
+    z.object({ id: z.string(), aspects: z.array(AspectOpinionSchema) }).strict(),
+  );
+  const ids = new Set((await corpus()).map((s) => s.id));
+  expect(second.length).toBeGreaterThan(1000);
+  expect(second.filter(({ id }) => !ids.has(id))).toEqual([]);
+  expect(new Set(second.map((s) => s.id)).size).toBe(second.length);
+  for (const { id, aspects } of second)
+    expect(new Set(aspects.map((a) => a.aspect)).size, id).toBe(aspects.length);
 });
 
 test('COVERAGE.md is the table of the corpus as it is', async () => {
