@@ -1,8 +1,8 @@
-// `npm run train:aspects [-- --cv]`: trains the aspect model from training/aspects/corpus/*.jsonl,
+// `npm run train:aspects [-- --cv] [-- --out FILE]`: trains the aspect model from training/aspects/corpus/*.jsonl,
 // chooses its decision settings (the convolutional detector's share, the sentence and clause
 // thresholds, the lexicon floor and the "any aspect" gate) on the validation set
 // training/aspects/validation/*.jsonl by the selection rule (`pickSetting`), and writes
-// src/core/insights/model/aspect-model.json. The validation set was written apart from the corpus,
+// src/core/insights/model/aspect-model.json (or FILE). The validation set was written apart from the corpus,
 // by writers who read only the labelling guide: cross-validation over the corpus proved optimistic
 // about settings on other writers' text. Deterministic: the same corpus, validation set and seed
 // give the same bytes.
@@ -49,7 +49,9 @@ import { defaultWordVectors } from '../src/core/insights/model/default-model.ts'
 import { seededRandom } from '../src/core/insights/model/logistic.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { cv: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { cv: { type: 'boolean', default: false }, out: { type: 'string' } },
+});
 
 /** The writer set of a corpus file: the letters before "-part" (each set has one writer). */
 const writerSet = (file: string) => file.replace(/-part\d+\.jsonl$/, '');
@@ -190,8 +192,9 @@ if (values.cv) {
   console.log("(* the rule's pick, shipped)");
 
   const bytes = serializeAspectModel(model);
-  await writeFile(modelFile, bytes);
+  const out = values.out === undefined ? modelFile : path.resolve(values.out);
+  await writeFile(out, bytes);
   console.log(
-    `trained on ${corpus.length} sentences in ${((performance.now() - started) / 1000).toFixed(1)} s; ${(bytes.length / 1024).toFixed(0)} KB → ${path.relative(root, modelFile)}`,
+    `trained on ${corpus.length} sentences in ${((performance.now() - started) / 1000).toFixed(1)} s; ${(bytes.length / 1024).toFixed(0)} KB → ${path.relative(root, out)}`,
   );
 }
