@@ -1,11 +1,11 @@
-// `npm run train:aspects [-- --cv] [-- --out FILE]`: trains the aspect model from training/aspects/corpus/*.jsonl,
-// chooses its decision settings (the convolutional detector's share, the sentence and clause
-// thresholds, the lexicon floor and the "any aspect" gate) on the validation set
-// training/aspects/validation/*.jsonl by the selection rule (`pickSetting`), and writes
-// src/core/insights/model/aspect-model.json (or FILE). The validation set was written apart from the corpus,
-// by writers who read only the labelling guide: cross-validation over the corpus proved optimistic
-// about settings on other writers' text. Deterministic: the same corpus, validation set and seed
-// give the same bytes.
+// `npm run train:aspects [-- --cv] [-- --out FILE]`: trains the aspect model from
+// training/aspects/corpus/*.jsonl, chooses its decision settings (the convolutional detector's
+// share, the sentence and clause thresholds, the lexicon floor and the "any aspect" gate) on the
+// validation set training/aspects/validation/*.jsonl by the selection rule (`pickSetting`), and
+// writes src/core/insights/model/aspect-model.json (or FILE). The validation set was written apart
+// from the corpus, by writers who read only the labelling guide: cross-validation over the corpus
+// proved optimistic about settings on other writers' text. Deterministic: the same corpus,
+// validation set and seed give the same bytes.
 //
 // `--cv` writes nothing: it reports 5-fold cross-validation on the corpus, folded by writer set, for
 // each candidate training setting (CV_CANDIDATES, a JSON list of changes to the defaults): the

@@ -186,6 +186,7 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
   const dropout = options.dropout ?? 0;
   // Its own generator, so that without dropout the shuffles (and the model) are what they were.
   const dropRandom = seededRandom(options.seed + 7);
+  // 1 without dropout.
   const keepScale = 1 / (1 - dropout);
   let kept = new Uint8Array(0);
   for (let epoch = 0; epoch < epochs; epoch++) {
@@ -198,16 +199,15 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
       const rows = rowsOf[index]!;
       const squareRows = squaresOf[index]!;
       const values = example.values;
-      if (kept.length < rows.length) kept = new Uint8Array(rows.length * 2);
-      kept.fill(1, 0, rows.length);
-      if (dropout > 0)
+      if (dropout > 0) {
+        if (kept.length < rows.length) kept = new Uint8Array(rows.length * 2);
         for (let k = 0; k < rows.length; k++) kept[k] = dropRandom() < dropout ? 0 : 1;
-      const scale = dropout > 0 ? keepScale : 1;
+      }
       raw.fill(0);
       for (let k = 0; k < rows.length; k++) {
-        if (kept[k] === 0) continue;
+        if (dropout > 0 && kept[k] === 0) continue;
         const row = rows[k]!;
-        const value = (values ? values[k]! : 1) * scale;
+        const value = (values ? values[k]! : 1) * keepScale;
         for (let c = 0; c < classes; c++) raw[c]! += value * row[c]!;
       }
       if (options.multiLabel) {
@@ -221,9 +221,9 @@ export function train(examples: readonly Example[], options: TrainOptions): Spar
       const weight = example.weight ?? 1;
       for (let k = 0; k < rows.length; k++) {
         const row = rows[k]!;
-        if (row === unused || kept[k] === 0) continue;
+        if (row === unused || (dropout > 0 && kept[k] === 0)) continue;
         const square = squareRows[k]!;
-        const value = (values ? values[k]! : 1) * scale;
+        const value = (values ? values[k]! : 1) * keepScale;
         for (let c = 0; c < classes; c++) {
           const g = weight * value * gradient[c]! + l2 * row[c]!;
           square[c]! += g * g;
