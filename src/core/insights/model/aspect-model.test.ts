@@ -288,7 +288,7 @@ test('a shipped model with a row of the wrong length is refused, naming the buck
   expect(() => parseAspectModel(JSON.stringify(data), defaultWordVectors())).toThrow(
     `aspect model: bucket ${bucket} has 2 weights, expected 3`,
   );
-});
+}, 60_000);
 
 test('the "any aspect" output tells opinions from story, and below the gate nothing is reported', async () => {
   const model = defaultAspectModel();
@@ -320,4 +320,4 @@ test('a shipped model with a missing or negative decision setting is refused, na
       `aspect model: ${name} must be a number of at least 0`,
     );
   }
-});
+}, 60_000);
