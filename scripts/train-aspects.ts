@@ -185,7 +185,12 @@ if (values.cv) {
   }
 } else {
   const started = performance.now();
-  const trained = trainAspectModel(corpus, vectors);
+  // The settings are chosen for the model as it ships (rounded and pruned, then read back), which
+  // is what the build applies them to.
+  const trained = parseAspectModel(
+    serializeAspectModel(trainAspectModel(corpus, vectors)),
+    vectors,
+  );
   const { model, scored } = withChosenSettings(trained, lexicon, validation);
   console.log(`decision settings scored on ${validation.length} validation sentences:`);
   printPicks(scored, 'gate');

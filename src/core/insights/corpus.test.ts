@@ -89,7 +89,7 @@ test('the validation set the decision settings are chosen on shares no sentence 
     return sentences;
   };
   const validation = await read('training/aspects/validation', (n) => n.endsWith('.jsonl'));
-  expect(validation.length).toBeGreaterThanOrEqual(400);
+  expect(validation.length).toBeGreaterThanOrEqual(1500);
   expect(new Set(validation.map((s) => s.id)).size).toBe(validation.length);
   const elsewhere = new Set(
     [
