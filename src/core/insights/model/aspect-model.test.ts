@@ -23,7 +23,7 @@ import {
   trainAspectModel,
 } from './aspect-model.ts';
 import { featuresOf, tokenizeForModel } from './features.ts';
-import { scores, sigmoid, train } from './logistic.ts';
+import { averageOf, scores, sigmoid, train } from './logistic.ts';
 import { DIMENSIONS, parseWordVectors, type WordVectors } from './word-vectors.ts';
 import { defaultAspectModel, defaultWordVectors } from './default-model.ts';
 
@@ -49,6 +49,30 @@ test('training is deterministic for a seed, and the seed matters', async () => {
   );
   expect(other).not.toBe(first);
   expect(JSON.parse(other).conv).not.toEqual(JSON.parse(first).conv);
+}, 120_000);
+
+test('the logistic detector is the mean of one training per seed', async () => {
+  const sample = (await corpus()).slice(0, 400);
+  const hyper = { ...DEFAULT_HYPERPARAMETERS, convFilters: 0 };
+  const runs = [0, 1].map(
+    (k) =>
+      trainAspectModel(sample, defaultWordVectors(), {
+        ...hyper,
+        detectionSeeds: 1,
+        seed: hyper.seed + k,
+      }).detection,
+  );
+  expect(scores(runs[0]!, [...runs[0]!.weights.keys()])).not.toEqual(
+    scores(runs[1]!, [...runs[1]!.weights.keys()]),
+  );
+  const { detection } = trainAspectModel(sample, defaultWordVectors(), {
+    ...hyper,
+    detectionSeeds: 2,
+  });
+  const mean = averageOf(runs);
+  expect([...detection.weights.keys()].sort()).toEqual([...mean.weights.keys()].sort());
+  for (const [bucket, row] of mean.weights)
+    expect([...detection.weights.get(bucket)!]).toEqual([...row]);
 }, 120_000);
 
 test('the shipped model is exactly what npm run train:aspects makes from the corpus and the validation set', async () => {

@@ -1,14 +1,14 @@
 import { expect, test } from 'vitest';
-import { rowOf, scores, sparseFromRows, train, type SparseModel } from './logistic.ts';
+import { averageOf, rowOf, scores, sparseFromRows, train, type SparseModel } from './logistic.ts';
 
-const trained = (): SparseModel =>
+const trained = (seed = 1): SparseModel =>
   train(
     [
       { features: [7, 2], label: 0 },
       { features: [7, 40], label: 1 },
       { features: [2, 40, 9], label: 2 },
     ],
-    { classes: 3, epochs: 3, learningRate: 0.3, l2: 0, seed: 1 },
+    { classes: 3, epochs: 3, learningRate: 0.3, l2: 0, seed },
   );
 
 test('a model read back from its rows scores, and gives its weights, as the one it was read from', () => {
@@ -53,4 +53,18 @@ test('feature dropout spreads weight from a feature that always co-occurs with t
   expect(scores(train(examples, { ...options, dropout: 0 }), [1, 2])).toEqual(
     scores(plain, [1, 2]),
   );
+});
+
+test('averaging models averages each weight, and one model averages to itself', () => {
+  const [one, two] = [trained(1), trained(2)];
+  const mean = averageOf([one, two]);
+  for (const bucket of [2, 7, 9, 40])
+    expect([...mean.weights.get(bucket)!]).toEqual(
+      [...one.weights.get(bucket)!].map((w, c) => w / 2 + two.weights.get(bucket)![c]! / 2),
+    );
+  // The seeds gave different models, so the mean is neither.
+  expect(scores(mean, [7, 2])).not.toEqual(scores(one, [7, 2]));
+  expect(scores(mean, [7, 2])).not.toEqual(scores(two, [7, 2]));
+  expect(averageOf([one])).toBe(one);
+  expect(() => averageOf([])).toThrow(/no models/);
 });

@@ -113,6 +113,24 @@ export function sparseFromRows(
   return model;
 }
 
+/**
+ * The mean of models trained on the same examples with different seeds. One run's weights depend on
+ * the order it met the examples in; their mean is steadier.
+ */
+export function averageOf(models: readonly SparseModel[]): SparseModel {
+  const [first] = models;
+  if (first === undefined) throw new Error('averageOf: no models');
+  if (models.length === 1) return first;
+  const weights = new Map<number, Float64Array>();
+  for (const model of models)
+    for (const [bucket, row] of model.weights) {
+      let mean = weights.get(bucket);
+      if (mean === undefined) weights.set(bucket, (mean = new Float64Array(first.classes)));
+      for (let c = 0; c < row.length; c++) mean[c]! += row[c]! / models.length;
+    }
+  return { classes: first.classes, weights };
+}
+
 /** The weights of one bucket (undefined: the model has none for it). */
 export function rowOf(model: SparseModel, bucket: number): Float64Array | undefined {
   const { index, rows } = tableOf(model);
