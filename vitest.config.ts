@@ -8,7 +8,7 @@ export default defineConfig({
     projects: [
       {
         // The retrain test trains the shipped model in a child process on the second core, so
-        // the other unit tests run on a loaded machine; a few of them read the 26 MB model.
+        // the other unit tests run on a loaded machine; a few of them read the 25 MB model.
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],

@@ -97,7 +97,7 @@ test('the shipped model is exactly what npm run train:aspects makes from the cor
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  // Training takes 5 to 8 minutes on a free core; the limit allows for a busy machine.
+  // Training takes 5 to 13 minutes on a free core; the limit allows for a busy machine.
 }, 2_400_000);
 
 test('a serialized model predicts what it predicted before', () => {

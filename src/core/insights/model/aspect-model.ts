@@ -389,7 +389,8 @@ export function trainAspectModel(
     ),
   );
   // One logistic regression per aspect (one-vs-rest), trained together in one pass; trained with
-  // `detectionSeeds` seeds and averaged, which scored steadier on text by other writers.
+  // `detectionSeeds` seeds and averaged, which scored higher on the validation set (on the test
+  // sets, no differently).
   const detectionExamples = data.map((_, index) => ({
     ...detectionInput(vectors, hyper.vectorScale, tokenized[index]!, 0, undefined, base[index]),
     label: labels[index]!,
