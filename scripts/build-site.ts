@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const content = await loadContent({ contentDir: config.CONTENT_DIR, siteUrl: config.SITE_URL });
   for (const skipped of content.skipped) console.log(`skipped ${skipped.file}: ${skipped.reason}`);
-  const site = createBuildSite(config.SITE_URL, content);
+  const site = await createBuildSite(config.SITE_URL, content);
   provideBuildSite(site);
 
   // Build beside DIST_DIR and swap it in at the end, so a failed build leaves the last good site.

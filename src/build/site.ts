@@ -2,6 +2,7 @@
 // validates the content first and hands it over here, so a 100k-review build parses it once; a
 // plain `astro build` (or `astro dev`) loads it on first use instead.
 import { loadContent, type SiteContent } from '../content/load-content.ts';
+import { buildInsightsInParallel } from '../core/insights/dataset.ts';
 import { renderPublishedFiles, type PublishedFiles } from '../core/publish.ts';
 import { buildSearchData, type SearchData } from '../core/search-data.ts';
 import { renderSitemaps } from '../core/sitemap.ts';
@@ -19,8 +20,17 @@ export interface BuildSite {
 const HANDOFF = Symbol.for('reviews-service.build-site');
 type Handoff = { [HANDOFF]?: Promise<BuildSite> };
 
-export function createBuildSite(siteUrl: string, content: SiteContent): BuildSite {
+/**
+ * Everything the pages read. The insights' reading of the reviews runs on up to `threads` threads
+ * (default: one per core, at most four); the files are the same bytes whatever the number.
+ */
+export async function createBuildSite(
+  siteUrl: string,
+  content: SiteContent,
+  options: { threads?: number } = {},
+): Promise<BuildSite> {
   const { business, reviews, editorial, lexicon } = content;
+  const insights = await buildInsightsInParallel(business, reviews, editorial, lexicon, options);
   const search = buildSearchData(business, reviews);
   return {
     siteUrl,
@@ -34,6 +44,7 @@ export function createBuildSite(siteUrl: string, content: SiteContent): BuildSit
       editorial,
       lexicon,
       reviewsJson: search.reviewsJson,
+      insightsJson: JSON.stringify(insights),
     }),
   };
 }
@@ -45,9 +56,10 @@ export function provideBuildSite(site: BuildSite): void {
 
 export function getBuildSite(options: { siteUrl: string; contentDir: string }): Promise<BuildSite> {
   const holder = globalThis as Handoff;
+  // One thread: inside the page bundle there is no worker module to start.
   holder[HANDOFF] ??= loadContent({
     contentDir: options.contentDir,
     siteUrl: options.siteUrl,
-  }).then((content) => createBuildSite(options.siteUrl, content));
+  }).then((content) => createBuildSite(options.siteUrl, content, { threads: 1 }));
   return holder[HANDOFF];
 }

@@ -21,6 +21,8 @@ export interface PublishInput {
   reviewsJson?: string;
   /** The aspect lexicon (content/insights/lexicon.json); without it no aspect is found. */
   lexicon?: Lexicon;
+  /** The insights dataset bytes when the caller already built them (over several threads). */
+  insightsJson?: string;
 }
 
 /** Body text of each pre-rendered file, keyed by its URL path. */
@@ -30,7 +32,8 @@ export function renderPublishedFiles(input: PublishInput): PublishedFiles {
   const { siteUrl, business, reviews, editorial, lexicon } = input;
   return {
     [PATHS.reviews]: input.reviewsJson ?? serializeReviewsDataset(business, reviews).json,
-    [PATHS.insights]: JSON.stringify(buildInsights(business, reviews, editorial, lexicon)),
+    [PATHS.insights]:
+      input.insightsJson ?? JSON.stringify(buildInsights(business, reviews, editorial, lexicon)),
     [PATHS.jsonFeed]: renderJsonFeed({ siteUrl, business, reviews }),
     [PATHS.atomFeed]: renderAtomFeed({ siteUrl, business, reviews }),
     [PATHS.openapi]: JSON.stringify(buildOpenApiDocument({ siteUrl, business }), null, 2),

@@ -44,25 +44,37 @@ export function analyzerFor(lexicon: Lexicon, model: AspectModel | null): Aspect
   return analyzer;
 }
 
+/** What the analysis of one review finds, apart from the review itself. */
+export type ReviewFindings = Omit<ReviewAnalysis, 'review'>;
+
+/** One review's sentences and aspect opinions. */
+export function analyzeReviewText(
+  analyzer: AspectAnalyzer,
+  text: string,
+  rating: number,
+): ReviewFindings {
+  const sentences = splitSentences(text).map((tokens, index) => ({
+    index,
+    tokens,
+    aspects: analyzer.analyzeTokenized(tokens, rating),
+  }));
+  return {
+    sentences,
+    aspects: combineSentenceOpinions(
+      sentences.map((s) => s.aspects),
+      rating,
+    ),
+  };
+}
+
 export function analyzeReviews(
   reviews: readonly Review[],
   lexicon: Lexicon,
   model: AspectModel | null,
 ): ReviewAnalysis[] {
   const analyzer = analyzerFor(lexicon, model);
-  return reviews.map((review) => {
-    const sentences = splitSentences(review.text).map((tokens, index) => ({
-      index,
-      tokens,
-      aspects: analyzer.analyzeTokenized(tokens, review.rating),
-    }));
-    return {
-      review,
-      sentences,
-      aspects: combineSentenceOpinions(
-        sentences.map((s) => s.aspects),
-        review.rating,
-      ),
-    };
-  });
+  return reviews.map((review) => ({
+    review,
+    ...analyzeReviewText(analyzer, review.text, review.rating),
+  }));
 }
