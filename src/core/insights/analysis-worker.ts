@@ -2,7 +2,7 @@
 // counter until none are left, reads each with the shipped model (or the lexicon alone) and posts
 // back what it found, batch by batch.
 import { parentPort, workerData } from 'node:worker_threads';
-import { analyzeReviewText, analyzerFor, type ReviewFindings } from './analysis.ts';
+import { analyzeBatch, analyzerFor, type ReviewFindings } from './analysis.ts';
 import type { Lexicon } from './lexicon.ts';
 import { defaultAspectModel } from './model/default-model.ts';
 
@@ -23,9 +23,7 @@ const analyzer = analyzerFor(job.lexicon, job.model ? defaultAspectModel() : nul
 const next = new Int32Array(job.next);
 const batches = Math.ceil(job.reviews.length / job.batchSize);
 for (let batch = Atomics.add(next, 0, 1); batch < batches; batch = Atomics.add(next, 0, 1)) {
-  const findings = job.reviews
-    .slice(batch * job.batchSize, (batch + 1) * job.batchSize)
-    .map((review) => analyzeReviewText(analyzer, review.text, review.rating));
+  const findings = analyzeBatch(analyzer, job.reviews, batch, job.batchSize);
   parentPort!.postMessage({ batch, findings } satisfies AnalysisMessage);
 }
 parentPort!.postMessage({ done: true } satisfies AnalysisMessage);

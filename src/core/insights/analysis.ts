@@ -48,7 +48,7 @@ export function analyzerFor(lexicon: Lexicon, model: AspectModel | null): Aspect
 export type ReviewFindings = Omit<ReviewAnalysis, 'review'>;
 
 /** One review's sentences and aspect opinions. */
-export function analyzeReviewText(
+function analyzeReviewText(
   analyzer: AspectAnalyzer,
   text: string,
   rating: number,
@@ -65,6 +65,18 @@ export function analyzeReviewText(
       rating,
     ),
   };
+}
+
+/** The findings of the reviews of one batch: [batch * size, (batch + 1) * size). */
+export function analyzeBatch(
+  analyzer: AspectAnalyzer,
+  reviews: readonly { text: string; rating: number }[],
+  batch: number,
+  size: number,
+): ReviewFindings[] {
+  return reviews
+    .slice(batch * size, (batch + 1) * size)
+    .map((review) => analyzeReviewText(analyzer, review.text, review.rating));
 }
 
 export function analyzeReviews(

@@ -17,11 +17,10 @@ function sampleReviews(count = 137): Review[] {
   const sentences = readFileSync(new URL('test/fixtures/absa-own.jsonl', root), 'utf8')
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as { text: string; rating?: number });
+    .map((line) => JSON.parse(line) as { text: string });
   return Array.from({ length: count }, (_, i) => {
-    const count = 1 + (i % 4);
     const picked = Array.from(
-      { length: count },
+      { length: 1 + (i % 4) },
       (_, k) => sentences[(i * 7 + k) % sentences.length]!,
     );
     return makeReview({

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { Review } from '../review.ts';
 import type { AnalysisJob, AnalysisMessage } from './analysis-worker.ts';
 import {
-  analyzeReviewText,
+  analyzeBatch,
   analyzerFor,
   analyzeReviews,
   type ReviewAnalysis,
@@ -151,10 +151,7 @@ export async function analyzeReviewsInParallel(
   try {
     // Loaded here while the workers load theirs.
     const analyzer = analyzerFor(lexicon, useModel ? defaultAspectModel() : null);
-    const read = (batch: number) =>
-      reviews
-        .slice(batch * BATCH_SIZE, (batch + 1) * BATCH_SIZE)
-        .map((review) => analyzeReviewText(analyzer, review.text, review.rating));
+    const read = (batch: number) => analyzeBatch(analyzer, reviews, batch, BATCH_SIZE);
     for (let batch = Atomics.add(next, 0, 1); batch < batches; batch = Atomics.add(next, 0, 1)) {
       found[batch] = read(batch);
       await breathe();
