@@ -48,11 +48,7 @@ export function analyzerFor(lexicon: Lexicon, model: AspectModel | null): Aspect
 export type ReviewFindings = Omit<ReviewAnalysis, 'review'>;
 
 /** One review's sentences and aspect opinions. */
-function analyzeReviewText(
-  analyzer: AspectAnalyzer,
-  text: string,
-  rating: number,
-): ReviewFindings {
+function analyzeReviewText(analyzer: AspectAnalyzer, text: string, rating: number): ReviewFindings {
   const sentences = splitSentences(text).map((tokens, index) => ({
     index,
     tokens,
