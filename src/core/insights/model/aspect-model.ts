@@ -5,8 +5,10 @@
 // about a word reaches its near-synonyms, and it scores each clause of a longer sentence on its own,
 // so that evidence for other aspects elsewhere in a long sentence does not drown a clause that
 // plainly speaks of one. A small convolutional network over the same vectors (conv.ts), which reads
-// word order, is a second detector: each detection probability mixes the two detectors' log-odds. Polarity reads the whole sentence plus the clause that most evidences the
-// aspect, so "great roof but the office never called back" gets each stance from its own clause.
+// word order, is a second detector: each detection probability mixes the two detectors' log-odds.
+// Polarity reads the whole sentence plus the clause that most evidences the aspect, so "great roof
+// but the office never called back" gets each stance from its own clause; a second such network,
+// with an output per aspect and polarity, adds what word order says about each stance.
 import type { AspectId } from '../lexicon.ts';
 import { ASPECT_IDS } from '../lexicon.ts';
 import {
@@ -87,8 +89,24 @@ export interface AspectModel {
   /** The convolutional detector's share of each detection probability (the rest: the logistic's). */
   convWeight: number;
   polarity: SparseModel;
+  /**
+   * A convolutional network for polarity (conv.ts), or null: one output per aspect and polarity
+   * (POLARITY_PAIRS), read over the sentence or over the clause that most evidences the aspect.
+   * It reads word order ("could not have been happier", "not cheap but worth it"), which the
+   * polarity model's hashed features see only as pairs.
+   */
+  polarityConv: ConvDetector | null;
+  /** Its share of each polarity's raw score (the rest: the polarity model's); 0 without it. */
+  polarityConvWeight: number;
+  /** What it reads: the whole sentence, or the aspect's focus clause. */
+  polarityConvSpan: PolarityConvSpan;
   vectors: WordVectors;
 }
+
+export type PolarityConvSpan = 'sentence' | 'clause';
+
+/** The polarity network's outputs: aspect k's polarity p is output k * 3 + p. */
+const POLARITY_PAIRS = ASPECT_IDS.length * MODEL_POLARITIES.length;
 
 export interface Hyperparameters {
   epochs: number;
@@ -119,6 +137,10 @@ export interface Hyperparameters {
    * detector is their mean.
    */
   detectionSeeds: number;
+  /** The polarity network's filters (0: none), its share and what it reads. */
+  polarityConvFilters: number;
+  polarityConvWeight: number;
+  polarityConvSpan: PolarityConvSpan;
   seed: number;
 }
 
@@ -142,6 +164,9 @@ export const DEFAULT_HYPERPARAMETERS: Hyperparameters = {
   convWordDropout: 0,
   featureDropout: 0,
   detectionSeeds: 3,
+  polarityConvFilters: 128,
+  polarityConvWeight: 0.7,
+  polarityConvSpan: 'sentence',
   seed: 20261125,
 };
 
@@ -247,7 +272,11 @@ interface ConvSentence {
 }
 
 function convSentence(model: AspectModel, rows: Int32Array): ConvSentence | null {
-  if (model.conv === null) return null;
+  return model.conv === null ? null : convView(model.conv, model.vectors, rows);
+}
+
+/** A convolutional network's view of a sentence whose words have the vector rows `rows`. */
+function convView(detector: ConvDetector, vectors: WordVectors, rows: Int32Array): ConvSentence {
   const present: number[] = [];
   const before = new Int32Array(rows.length + 1);
   for (let i = 0; i < rows.length; i++) {
@@ -255,7 +284,7 @@ function convSentence(model: AspectModel, rows: Int32Array): ConvSentence | null
     if (rows[i]! >= 0) present.push(rows[i]!);
   }
   before[rows.length] = present.length;
-  return { projected: convProjections(model.conv, model.vectors, present), before };
+  return { projected: convProjections(detector, vectors, present), before };
 }
 
 /** The detection parts of the words in [from, to), given the logistic model's scores for them. */
@@ -441,6 +470,9 @@ export function trainAspectModel(
     conv,
     convWeight: conv === null ? 0 : hyper.convWeight,
     polarity: { classes: 3, weights: new Map() },
+    polarityConv: null,
+    polarityConvWeight: 0,
+    polarityConvSpan: hyper.polarityConvSpan,
     vectors,
   };
   const polarityExamples: Example[] = [];
@@ -460,8 +492,51 @@ export function trainAspectModel(
     seed: hyper.seed + 100,
     minCount: hyper.minCount,
   });
-  return { ...partial, polarity };
+  const polarityConv = trainPolarityConv(data, vectors, hyper, tokenized);
+  return {
+    ...partial,
+    polarity,
+    polarityConv,
+    polarityConvWeight: polarityConv === null ? 0 : hyper.polarityConvWeight,
+    polarityConvSpan: hyper.polarityConvSpan,
+  };
 }
+
+/**
+ * The polarity network (null when `polarityConvFilters` is 0): trained on whole sentences, a
+ * sentence's label being its (aspect, polarity) pairs, with the detector's training settings.
+ */
+export function trainPolarityConv(
+  data: readonly LabelledExample[],
+  vectors: WordVectors,
+  hyper: Hyperparameters,
+  tokenized = data.map((item) => tokenizeForModel(item.text)),
+): ConvDetector | null {
+  if (hyper.polarityConvFilters <= 0) return null;
+  return trainConv(
+    data.map((item, index) => ({
+      rows: rowsOf(vectors, tokenized[index]!.words),
+      label: item.aspects.reduce(
+        (bits, { aspect, polarity }) => bits | (1 << pairOf(aspect, polarity)),
+        0,
+      ),
+    })),
+    vectors,
+    {
+      filters: hyper.polarityConvFilters,
+      classes: POLARITY_PAIRS,
+      epochs: hyper.convEpochs,
+      learningRate: hyper.convLearningRate,
+      batch: hyper.convBatch,
+      dropout: hyper.convDropout,
+      seed: hyper.seed + 300,
+    },
+  );
+}
+
+/** The polarity network's output for an aspect's polarity. */
+const pairOf = (aspect: AspectId, polarity: ModelPolarity) =>
+  ASPECT_IDS.indexOf(aspect) * MODEL_POLARITIES.length + MODEL_POLARITIES.indexOf(polarity);
 
 export interface ModelOpinion {
   aspect: AspectId;
@@ -551,6 +626,24 @@ export function scoreSentence(model: AspectModel, tokens: SentenceTokens): Score
   const probabilities = mixDetection(sentence, model.convWeight);
   const clauseProbabilities = clauseMaxima(clauses, model.convWeight);
   const anyProbability = anyProbabilityOf(probabilities, clauseProbabilities);
+  // The polarity network's view and its scores per span, computed when first asked for.
+  let polarityView: ConvSentence | undefined;
+  const pairScores = new Map<number, number[]>();
+  /** A mention's raw polarity scores: the polarity model's, mixed with the network's if any. */
+  const polarityScores = (logits: number[], aspect: AspectId, clause: [number, number]) => {
+    const { polarityConv: detector, polarityConvWeight: weight } = model;
+    if (detector === null || weight === 0) return logits;
+    polarityView ??= convView(detector, model.vectors, rows);
+    const [from, to] = model.polarityConvSpan === 'clause' ? clause : [0, length];
+    let pairs = pairScores.get(from);
+    if (!pairs) {
+      const { projected, before } = polarityView;
+      pairs = convSpanScores(detector, projected, before[from]!, before[to]!);
+      pairScores.set(from, pairs);
+    }
+    const first = pairOf(aspect, 'positive');
+    return logits.map((score, p) => (1 - weight) * score + weight * pairs[first + p]!);
+  };
   return {
     tokens,
     parts: { sentence, clauses },
@@ -564,7 +657,7 @@ export function scoreSentence(model: AspectModel, tokens: SentenceTokens): Score
     ),
     opinion(aspect) {
       const { features, clause } = inputs.of(aspect);
-      const polarities = softmax(scores(model.polarity, features));
+      const polarities = softmax(polarityScores(scores(model.polarity, features), aspect, clause));
       const best = polarities.indexOf(Math.max(...polarities));
       return {
         aspect,
@@ -599,6 +692,10 @@ export interface SerializedModel {
   detection: Record<string, number[]>;
   conv: SerializedConv | null;
   polarity: Record<string, number[]>;
+  /** Absent in models trained without a polarity network. */
+  polarityConv?: SerializedConv | null;
+  polarityConvWeight?: number;
+  polarityConvSpan?: PolarityConvSpan;
 }
 
 /** Rounded, pruned and in bucket order: the same model always serializes to the same bytes. */
@@ -637,6 +734,14 @@ export function serializeAspectModel(
     detection: serializeSparse(model.detection, 2, prune),
     conv: model.conv === null ? null : serializeConv(model.conv),
     polarity: serializeSparse(model.polarity, 2, prune),
+    // Left out without a polarity network, so that such a model's file is what it was.
+    ...(model.polarityConv === null
+      ? {}
+      : {
+          polarityConv: serializeConv(model.polarityConv),
+          polarityConvWeight: model.polarityConvWeight,
+          polarityConvSpan: model.polarityConvSpan,
+        }),
   };
   return `${JSON.stringify(data)}\n`;
 }
@@ -687,6 +792,29 @@ export function aspectModelFrom(data: SerializedModel, vectors: WordVectors): As
     conv: data.conv === null ? null : convFrom(data.conv, DETECTION_CLASSES),
     convWeight: data.conv === null ? 0 : data.convWeight,
     polarity: sparse(data.polarity, 3),
+    ...polarityConvFrom(data),
     vectors,
+  };
+}
+
+/** The polarity network's part of a model read from its file. */
+function polarityConvFrom(
+  data: SerializedModel,
+): Pick<AspectModel, 'polarityConv' | 'polarityConvWeight' | 'polarityConvSpan'> {
+  const { polarityConv, polarityConvWeight = 0, polarityConvSpan = 'sentence' } = data;
+  if (polarityConv === undefined || polarityConv === null)
+    return { polarityConv: null, polarityConvWeight: 0, polarityConvSpan: 'sentence' };
+  if (!Number.isFinite(polarityConvWeight) || polarityConvWeight < 0 || polarityConvWeight > 1)
+    throw new Error(
+      `aspect model: polarityConvWeight must be a number from 0 to 1, got ${JSON.stringify(polarityConvWeight)}`,
+    );
+  if (polarityConvSpan !== 'sentence' && polarityConvSpan !== 'clause')
+    throw new Error(
+      `aspect model: polarityConvSpan must be "sentence" or "clause", got ${JSON.stringify(polarityConvSpan)}`,
+    );
+  return {
+    polarityConv: convFrom(polarityConv, POLARITY_PAIRS),
+    polarityConvWeight,
+    polarityConvSpan,
   };
 }
