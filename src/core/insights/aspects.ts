@@ -627,7 +627,8 @@ export const PIPELINE_STEPS = {
     'keep each aspect the learned model gives at least the detection threshold, in the whole sentence or in one of its clauses',
   lexicon:
     "add an aspect the owner's lexicon names when the model gives it at least the lexicon floor",
-  polarity: "read each kept aspect's stance from the sentence and its most telling clause",
+  polarity:
+    "read each kept aspect's stance from the sentence and its most telling clause, and from the polarity network's reading of the sentence's word order",
   'contrast/negation':
     'the clause after but/though speaks for its aspect; negated words count as their own features',
   'tie-break': 'a near tie between positive and negative goes to the star rating',

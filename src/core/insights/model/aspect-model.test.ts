@@ -428,6 +428,11 @@ describe('the polarity network', () => {
       ['polarityConvWeight', 1.5, 'polarityConvWeight must be a number from 0 to 1'],
       ['polarityConvWeight', 'half', 'polarityConvWeight must be a number from 0 to 1'],
       ['polarityConvSpan', 'word', 'polarityConvSpan must be "sentence" or "clause"'],
+      [
+        'polarityConv',
+        { ...(data['polarityConv'] as object), bias: [1] },
+        "the polarity network's bias needs 8 numbers, found 1",
+      ],
     ] as const)
       expect(() =>
         parseAspectModel(JSON.stringify({ ...data, [name]: value }), defaultWordVectors()),

@@ -813,7 +813,7 @@ function polarityConvFrom(
       `aspect model: polarityConvSpan must be "sentence" or "clause", got ${JSON.stringify(polarityConvSpan)}`,
     );
   return {
-    polarityConv: convFrom(polarityConv, POLARITY_PAIRS),
+    polarityConv: convFrom(polarityConv, POLARITY_PAIRS, 'the polarity network'),
     polarityConvWeight,
     polarityConvSpan,
   };

@@ -347,12 +347,17 @@ export function serializeConv(detector: ConvDetector, digits = 4): SerializedCon
   };
 }
 
-export function convFrom(data: SerializedConv, classes: number): ConvDetector {
+/** A network read back from the model file; `what` names it in the error a bad one gives. */
+export function convFrom(
+  data: SerializedConv,
+  classes: number,
+  what = 'the convolutional detector',
+): ConvDetector {
   const { filters } = data;
   const expect = (name: string, values: readonly number[], length: number) => {
     if (!Array.isArray(values) || values.length !== length)
       throw new Error(
-        `aspect model: the convolutional detector's ${name} needs ${length} numbers, found ${Array.isArray(values) ? values.length : typeof values}; retrain with npm run train:aspects`,
+        `aspect model: ${what}'s ${name} needs ${length} numbers, found ${Array.isArray(values) ? values.length : typeof values}; retrain with npm run train:aspects`,
       );
     return Float64Array.from(values);
   };
