@@ -1,5 +1,5 @@
 // The server answers requests from what the build wrote; it never computes insights. Loading the
-// aspect model (a 21 MB JSON) or the NLP pipeline would cost every server process about 100 MB and
+// aspect model (a 26 MB JSON) or the NLP pipeline would cost every server process about 100 MB and
 // 150 ms of start-up for nothing, so the modules it imports, followed statically, must not reach
 // them.
 import { existsSync, readFileSync } from 'node:fs';

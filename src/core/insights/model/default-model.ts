@@ -1,7 +1,7 @@
 // The shipped aspect model (aspect-model.json, written by `npm run train:aspects`) and the word
 // vectors it reads (word-vectors.{txt,bin}, written by `npm run vectors:aspects`), read and parsed
 // once on first use. They are read from disk rather than imported: bundled into the build's pages,
-// the 21 MB of JSON would cost every build more than a second. Run from source they sit beside this
+// the 26 MB of JSON would cost every build more than a second. Run from source they sit beside this
 // module; inside the build's bundle they are found from the project root, where every build runs.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
