@@ -46,27 +46,93 @@ function tokenize(unit: WinkUnit): TokenizedSentence {
   };
 }
 
-/** The sentences of a review: paragraphs (blank lines) first, then wink's sentence breaks. */
+/**
+ * The longest run of characters without a space that wink reads. Its tokenizer takes time that
+ * grows with the square of such a run (a pasted base64 image or a line of dashes: 20,000
+ * characters take seconds, 200,000 a minute), and no word is this long; a longer run stands alone
+ * as one token that is no word (part of speech X), which is what it would mean to the analysis.
+ */
+export const MAX_RUN = 256;
+const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
+
+/** A normalised text's parts, in order: text for wink, and runs too long for it. */
+function parts(normalised: string): { text: string; long: boolean }[] {
+  const out: { text: string; long: boolean }[] = [];
+  let at = 0;
+  for (const match of normalised.matchAll(LONG_RUN)) {
+    const before = normalised.slice(at, match.index).trim();
+    if (before.length > 0) out.push({ text: before, long: false });
+    out.push({ text: match[0], long: true });
+    at = match.index + match[0].length;
+  }
+  const rest = normalised.slice(at).trim();
+  if (rest.length > 0) out.push({ text: rest, long: false });
+  return out;
+}
+
+/** A run too long for wink as a sentence of one token. */
+function longRun(run: string): TokenizedSentence {
+  return {
+    text: run,
+    words: [run],
+    lemmas: [run],
+    pos: ['X'],
+    types: ['symbol'],
+    spaces: [''],
+    stopWords: [false],
+  };
+}
+
+/**
+ * The sentences of a review: paragraphs (blank lines) first, then wink's sentence breaks; a run of
+ * more than MAX_RUN characters without a space is a sentence of its own.
+ */
 export function splitSentences(text: string): TokenizedSentence[] {
   const sentences: TokenizedSentence[] = [];
-  for (const paragraph of text.split(/\n\s*\n/)) {
-    const trimmed = normalise(paragraph);
-    if (trimmed.length === 0) continue;
-    nlp()
-      .readDoc(trimmed)
-      .sentences()
-      .each((sentence: unknown) => {
-        const tokenized = tokenize(sentence as unknown as WinkUnit);
-        if (tokenized.text.length > 0) sentences.push(tokenized);
-      });
-  }
+  for (const paragraph of text.split(/\n\s*\n/))
+    for (const part of parts(normalise(paragraph))) {
+      if (part.long) {
+        sentences.push(longRun(part.text));
+        continue;
+      }
+      nlp()
+        .readDoc(part.text)
+        .sentences()
+        .each((sentence: unknown) => {
+          const tokenized = tokenize(sentence as unknown as WinkUnit);
+          if (tokenized.text.length > 0) sentences.push(tokenized);
+        });
+    }
   return sentences;
 }
 
 /** `text` as one sentence, however many wink would find (the labelled sets are per sentence). */
 export function tokenizeSentence(text: string): TokenizedSentence {
   const trimmed = normalise(text);
-  if (trimmed.length === 0)
-    return { text: '', words: [], lemmas: [], pos: [], types: [], spaces: [], stopWords: [] };
-  return tokenize(nlp().readDoc(trimmed) as unknown as WinkUnit);
+  const empty: TokenizedSentence = {
+    text: '',
+    words: [],
+    lemmas: [],
+    pos: [],
+    types: [],
+    spaces: [],
+    stopWords: [],
+  };
+  const pieces = parts(trimmed).map((part) =>
+    part.long ? longRun(part.text) : tokenize(nlp().readDoc(part.text) as unknown as WinkUnit),
+  );
+  if (pieces.length === 1) return pieces[0]!;
+  // The parts were apart by one space (the text is normalised).
+  return pieces.reduce(
+    (sentence, piece, index) => ({
+      text: trimmed,
+      words: [...sentence.words, ...piece.words],
+      lemmas: [...sentence.lemmas, ...piece.lemmas],
+      pos: [...sentence.pos, ...piece.pos],
+      types: [...sentence.types, ...piece.types],
+      spaces: [...sentence.spaces, ...piece.spaces.map((s, i) => (i === 0 && index > 0 ? ' ' : s))],
+      stopWords: [...sentence.stopWords, ...piece.stopWords],
+    }),
+    empty,
+  );
 }
