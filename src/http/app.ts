@@ -123,14 +123,30 @@ export function createRequestListener(options: AppOptions): RequestListener {
   };
 }
 
+/**
+ * Node's error for a request whose client closed the connection (or was timed out with a 408)
+ * before sending all of its body: the client's doing, not a fault of the server.
+ */
+function isClientAbort(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as NodeJS.ErrnoException).code === 'ECONNRESET' &&
+    error.message === 'aborted'
+  );
+}
+
 /** The Express app behind the fast path, as a route table. */
 function createApp(options: AppOptions, parts: SharedParts): express.Express {
   const { site, siteUrl, astroHandler } = options;
   const trust = options.trustProxy ?? TRUST_NOTHING;
-  const logError = (error: unknown) =>
-    options.logger
-      ? options.logger.error({ err: error }, 'unexpected error')
-      : console.error(error);
+  // A client that left is one line without a stack (its request's own line follows); anything
+  // else unexpected is an error with its stack.
+  const logError = (error: unknown) => {
+    if (isClientAbort(error))
+      options.logger?.info('the client closed the connection before its request was read');
+    else if (options.logger) options.logger.error({ err: error }, 'unexpected error');
+    else console.error(error);
+  };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -210,6 +226,7 @@ function createApp(options: AppOptions, parts: SharedParts): express.Express {
       ]);
     }
     logError(error);
+    if (isClientAbort(error)) return;
     sendError(res, 500, 'internal_error', 'the server could not answer this request');
   });
   return app;

@@ -34,8 +34,12 @@ export function compileTrustProxy(value: string | undefined): TrustProxy {
   }
 }
 
-/** The client's address as the trust setting derives it ('unknown' for a closed socket). */
+/**
+ * The client's address as the trust setting derives it ('unknown' once the socket is closed or
+ * gone: Node takes it from a request whose answer has been sent).
+ */
 export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
-  if (req.socket.remoteAddress === undefined) return 'unknown';
-  return trust === TRUST_NOTHING ? req.socket.remoteAddress : proxyaddr(req, trust);
+  const address = (req.socket as IncomingMessage['socket'] | null)?.remoteAddress;
+  if (address === undefined) return 'unknown';
+  return trust === TRUST_NOTHING ? address : proxyaddr(req, trust);
 }

@@ -21,6 +21,9 @@ export function toWebRequest(req: ExpressRequest): Request {
 export async function sendWebResponse(res: ExpressResponse, response: Response): Promise<void> {
   res.status(response.status);
   response.headers.forEach((value, name) => res.setHeader(name, value));
+  // Answered before the whole body arrived (413 past the limit): the rest of it would be read as
+  // the next request on this connection, so the connection ends with the answer.
+  if (!res.req.complete) res.setHeader('Connection', 'close');
   if (!response.body) {
     res.end();
     return;

@@ -24,7 +24,9 @@ export type RequestLogger = (req: IncomingMessage, res: ServerResponse) => void;
  */
 export function createRequestLogger(logger: Logger, trust: TrustProxy): RequestLogger {
   let sequence = 0;
-  return pinoHttp({
+  // Read when the request arrives: by the time the answer is logged its socket may be gone.
+  const clients = new WeakMap<IncomingMessage, string>();
+  const log = pinoHttp({
     logger,
     quietReqLogger: true,
     genReqId: () => (sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER),
@@ -32,7 +34,7 @@ export function createRequestLogger(logger: Logger, trust: TrustProxy): RequestL
       error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     customSuccessMessage: () => 'request completed',
     customErrorMessage: () => 'request failed',
-    customProps: (req) => ({ client: clientAddress(req, trust) }),
+    customProps: (req) => ({ client: clients.get(req) ?? clientAddress(req, trust) }),
     serializers: {
       req: (req: { id: number; method: string; url: string }) => ({
         id: req.id,
@@ -42,6 +44,10 @@ export function createRequestLogger(logger: Logger, trust: TrustProxy): RequestL
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });
+  return (req, res) => {
+    clients.set(req, clientAddress(req, trust));
+    log(req, res);
+  };
 }
 
 /** A hub event as one log line: removals and failures are warnings an operator looks for. */

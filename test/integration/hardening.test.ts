@@ -261,6 +261,69 @@ describe('what an operator sees', () => {
     });
   });
 
+  test('a chunked body over 64 KiB to /mcp is a 413 that closes the connection, logged with the client, and the server lives on', async () => {
+    const before = lines.length;
+    const answer = await new Promise<{ status: number; connection: string | undefined }>(
+      (resolve, reject) => {
+        const { port } = new URL(server.url);
+        const req = rawRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/mcp',
+            headers: { 'Content-Type': 'application/json', Accept: ACCEPT },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, connection: res.headers.connection }),
+            );
+          },
+        );
+        req.on('error', reject);
+        // No Content-Length: Node sends the body chunked, so only reading it finds its size.
+        req.write('a'.repeat(40_000));
+        req.end('a'.repeat(40_000));
+      },
+    );
+    expect(answer).toEqual({ status: 413, connection: 'close' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const logged = lines
+      .slice(before)
+      .find((entry) => entry.req && (entry.req as { url: string }).url === '/mcp');
+    expect(logged).toMatchObject({ res: { statusCode: 413 }, client: '127.0.0.1' });
+  });
+
+  test('a client that leaves before its body is read is one line without a stack, not an error', async () => {
+    const before = lines.length;
+    for (const path of ['/mcp', '/api/reviews/search']) {
+      await new Promise<void>((resolve) => {
+        const { port } = new URL(server.url);
+        const req = rawRequest({
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path,
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: ACCEPT,
+            'Content-Length': '100',
+          },
+        });
+        req.on('error', () => resolve());
+        req.write('0123456789', () => setTimeout(() => req.destroy(), 50));
+        req.on('close', () => resolve());
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const logged = lines.slice(before);
+    expect(logged.filter((entry) => (entry.level as number) >= 50)).toEqual([]);
+    expect(JSON.stringify(logged)).not.toMatch(/stack|ECONNRESET|at \w+ \(/);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
   test('metrics count requests by route and status', async () => {
     await fetch(`${server.url}/healthz`);
     const text = await metrics.registry.metrics();

@@ -1,5 +1,6 @@
 // Bad hub requests get their 4xx with a plain-text reason and cause no verification GET; limits
 // (rate, per-host cap, body size) answer as docs/decisions.md#websub-hub says.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { FIXTURE_SITE_URL } from '../../support/build-site.ts';
 import { startHubProcess, type HubProcess } from '../../support/hub-process.ts';
@@ -166,6 +167,61 @@ describe('bad requests', () => {
   test('an oversized body is 413', async () => {
     const response = await hub.post(`hub.mode=subscribe&pad=${'x'.repeat(20 * 1024)}`);
     expect(response.status).toBe(413);
+  });
+
+  /** A POST sent as the server's own clients may: chunked, or cut off after part of its body. */
+  function rawPost(
+    path: string,
+    contentType: string,
+    body: { chunks: string[] } | { declared: number; sent: string },
+  ): Promise<number | 'closed'> {
+    return new Promise((resolve) => {
+      const { hostname, port } = new URL(hub.url);
+      const headers: Record<string, string> = {
+        'Content-Type': contentType,
+        Accept: 'application/json, text/event-stream',
+      };
+      if ('declared' in body) headers['Content-Length'] = String(body.declared);
+      const req = request({ host: hostname, port, method: 'POST', path, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+      req.on('error', () => resolve('closed'));
+      if ('chunks' in body) {
+        for (const chunk of body.chunks) req.write(chunk);
+        req.end();
+      } else {
+        req.write(body.sent, () => setTimeout(() => req.destroy(), 50));
+        req.on('close', () => resolve('closed'));
+      }
+    });
+  }
+
+  test('bodies too large to read or cut off by the client leave the server up and no error in its log', async () => {
+    const before = hub.output().length;
+    const big = ['a'.repeat(40_000), 'a'.repeat(40_000)];
+    expect(await rawPost('/mcp', 'application/json', { chunks: big })).toBe(413);
+    expect(
+      await rawPost('/api/websub/hub', 'application/x-www-form-urlencoded', { chunks: big }),
+    ).toBe(413);
+    for (const [path, contentType] of [
+      ['/mcp', 'application/json'],
+      ['/api/websub/hub', 'application/x-www-form-urlencoded'],
+    ] as const)
+      expect(await rawPost(path, contentType, { declared: 100, sent: 'hub.mode=sub' })).toBe(
+        'closed',
+      );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await fetch(`${hub.url}/healthz`)).status).toBe(200);
+    const log = hub
+      .output()
+      .slice(before)
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(log.filter((line) => line.level >= 50)).toEqual([]);
+    expect(log.filter((line) => /closed the connection/.test(line.msg))).toHaveLength(2);
+    expect(JSON.stringify(log)).not.toMatch(/"stack"|ECONNRESET/);
   });
 
   test.each(['GET', 'PUT', 'DELETE'])('%s is 405 with Allow', async (method) => {
