@@ -4,6 +4,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpDeps } from './deps.ts';
+import { problemOf, type JsonRpcId } from './messages.ts';
 import { RateLimiter } from '../hub/rate-limit.ts';
 import { readBounded, webChunks } from '../http/bounded-body.ts';
 import {
@@ -45,8 +46,6 @@ export interface McpHandlerOptions {
 
 const CORS = CORS_HEADERS;
 
-type JsonRpcId = string | number | null;
-
 const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 function jsonRpcError(
@@ -60,6 +59,17 @@ function jsonRpcError(
     status,
     headers: { 'Content-Type': 'application/json', ...CORS, ...headers },
   });
+}
+
+/**
+ * The SDK's answer as the client should get it: an error's message without the SDK's own
+ * "MCP error -32602: " in front (clients add the code themselves), and the answer to a batch an
+ * array even when it holds one answer. The pattern can only match the JSON's own structure: a
+ * quote inside a string value is escaped.
+ */
+function answerAsSent(payload: string, batch: boolean): string {
+  const text = payload.replace(/"message":"MCP error -?\d+: /g, '"message":"');
+  return batch && text.startsWith('{') ? `[${text}]` : text;
 }
 
 /** Reads at most `limit` bytes; undefined when the body is larger. */
@@ -195,6 +205,17 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
           { 'Retry-After': String(decision.retryAfterSeconds) },
         );
     }
+    const problem = problemOf(messages, Array.isArray(body));
+    if (problem)
+      // A request's bad params get its JSON-RPC error as any answer does (200); a body that is not
+      // JSON-RPC at all is refused as the transport refuses it (400).
+      return jsonRpcError(
+        problem.code === -32602 && !Array.isArray(body) ? 200 : 400,
+        problem.code,
+        problem.message,
+        problem.id,
+      );
+
     const initializing = messages.some((message) => isInitializeRequest(message));
     let sessionId: string | undefined;
     if (initializing) {
@@ -224,8 +245,8 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       const headers = new Headers(response.headers);
       for (const [name, value] of Object.entries(CORS)) headers.set(name, value);
       // Buffer the JSON body so the server can be closed before the response is sent.
-      const payload = await response.arrayBuffer();
-      return new Response(payload.byteLength > 0 ? payload : null, {
+      const payload = answerAsSent(await response.text(), Array.isArray(body));
+      return new Response(payload.length > 0 ? payload : null, {
         status: response.status,
         headers,
       });

@@ -317,6 +317,82 @@ describe('status codes', () => {
     expect(body.error.message).toContain('drop_tables');
   });
 
+  test("an unknown tool's message does not repeat the code, which clients print themselves", async () => {
+    const session = await initialize(server.url);
+    const response = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'nope', arguments: {} } },
+      { 'Mcp-Session-Id': session },
+    );
+    const body = (await response.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message).toMatch(/^Unknown tool: nope; tools: /);
+  });
+
+  test.each([
+    ['tools/call', { name: 5 }, 'Invalid params: params.name: Invalid input: expected string'],
+    ['tools/call', {}, 'Invalid params: params.name: '],
+    ['tools/call', { name: 'get_business', arguments: [1] }, 'Invalid params: params.arguments: '],
+    ['resources/read', {}, 'Invalid params: params.uri: '],
+    ['logging/setLevel', { level: 'nope' }, 'Invalid params: params.level: Invalid option'],
+  ])('%s with params %j is -32602 with a short reason', async (method, params, start) => {
+    const session = await initialize(server.url);
+    const response = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 9, method, params },
+      { 'Mcp-Session-Id': session },
+    );
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      id: number;
+      error: { code: number; message: string };
+    };
+    expect(body.id).toBe(9);
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message.startsWith(start), body.error.message).toBe(true);
+    expect(body.error.message).not.toMatch(/\n|"code"/);
+  });
+
+  test('initialize without params is -32602', async () => {
+    const response = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize' });
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32602);
+  });
+
+  test.each([
+    ['{}', 'jsonrpc must be "2.0"'],
+    ['null', 'a message must be a JSON object'],
+    ['42', 'a message must be a JSON object'],
+    ['{"id":3,"method":"ping"}', 'jsonrpc must be "2.0"'],
+    ['{"jsonrpc":"2.0","id":null,"method":"ping"}', 'id must be a string or a number'],
+    ['{"jsonrpc":"2.0","id":1,"method":5}', 'method must be a string'],
+    ['{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}', 'params must be an object'],
+    ['{"jsonrpc":"2.0","id":1}', 'a response has either a result or an error'],
+  ])('JSON that is not a JSON-RPC message (%s) is -32600 Invalid Request', async (text, reason) => {
+    const session = await initialize(server.url);
+    const response = await post(server.url, text, { 'Mcp-Session-Id': session });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: number; message: string } };
+    expect(body.error).toEqual({ code: -32600, message: `Invalid Request: ${reason}` });
+  });
+
+  test('an older client batch of one gets an array of one; ids used twice are refused', async () => {
+    const old = { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-03-26' } };
+    const session = (await post(server.url, old)).headers.get('mcp-session-id')!;
+    const headers = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-03-26' };
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const one = await post(server.url, [ping], headers);
+    expect(one.status).toBe(200);
+    expect(await one.json()).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    const twice = await post(server.url, [ping, ping], headers);
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toMatchObject({
+      error: {
+        code: -32600,
+        message: 'Invalid Request: message 2 of the batch: the id 1 is used twice in the batch',
+      },
+    });
+  });
+
   test('malformed JSON is -32700', async () => {
     const response = await post(server.url, '{"jsonrpc": "2.0", "id": 1,');
     expect(response.status).toBe(400);

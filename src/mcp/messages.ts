@@ -1,0 +1,133 @@
+// What a POST to /mcp carries, checked before the SDK sees it, so that a client's mistake gets the
+// JSON-RPC error for it with a short reason: a body that is JSON but not a JSON-RPC 2.0 message is
+// an Invalid Request (-32600), not a Parse error; a request whose params do not fit its method is
+// Invalid params (-32602), not an Internal error carrying a dump of schema issues.
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+export type JsonRpcId = string | number | null;
+
+interface Issue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+interface Schema {
+  safeParse(value: unknown): { success: boolean; error?: { issues: readonly Issue[] } };
+}
+
+/** The requests this server answers, each with the SDK's schema for it. */
+const REQUEST_SCHEMAS: Record<string, Schema> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'logging/setLevel': SetLevelRequestSchema,
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isId = (value: unknown): value is string | number =>
+  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+
+/** The deepest first issue of a (possibly union) schema failure, as `path: message`. */
+function firstIssue(issues: readonly Issue[]): string {
+  let issue = issues[0];
+  const path: PropertyKey[] = [];
+  // A union's issue holds each branch's issues, their paths from the union's place; the first
+  // branch's first is as good as any.
+  while (issue && 'errors' in issue) {
+    const branches = (issue as { errors: readonly (readonly Issue[])[] }).errors;
+    const next = branches[0]?.[0];
+    if (!next) break;
+    path.push(...issue.path);
+    issue = next;
+  }
+  if (!issue) return 'it does not fit the schema';
+  const where = [...path, ...issue.path].map(String).join('.');
+  return where ? `${where}: ${issue.message}` : issue.message;
+}
+
+/** Why a value is not a JSON-RPC 2.0 message as MCP has them; undefined when it is one. */
+export function invalidMessage(message: unknown): string | undefined {
+  if (!isObject(message)) return 'a message must be a JSON object';
+  if (message.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
+  if ('method' in message) {
+    if (typeof message.method !== 'string') return 'method must be a string';
+    if ('id' in message && !isId(message.id)) return 'id must be a string or a number';
+    if ('params' in message && !isObject(message.params)) return 'params must be an object';
+  } else {
+    if (!isId(message.id)) return 'a message without a method is a response and needs an id';
+    if ('result' in message === 'error' in message)
+      return 'a response has either a result or an error';
+  }
+  const result = JSONRPCMessageSchema.safeParse(message);
+  return result.success ? undefined : firstIssue(result.error?.issues ?? []);
+}
+
+/** Why a request's params do not fit its method; undefined when they do or it is not a request. */
+export function invalidParams(message: Record<string, unknown>): string | undefined {
+  if (!('id' in message) || typeof message.method !== 'string') return undefined;
+  const schema = REQUEST_SCHEMAS[message.method];
+  if (!schema) return undefined;
+  const result = schema.safeParse(message);
+  return result.success ? undefined : firstIssue(result.error?.issues ?? []);
+}
+
+/** A problem with one message of a POST, as the JSON-RPC error it gets. */
+export interface MessageProblem {
+  code: -32600 | -32602;
+  message: string;
+  id: JsonRpcId;
+}
+
+/**
+ * The first problem of the messages of one POST (`batch`: they came as an array): a message that
+ * is not JSON-RPC, two requests of a batch with the same id (their answers could not be told
+ * apart), or a request whose params do not fit its method.
+ */
+export function problemOf(
+  messages: readonly unknown[],
+  batch: boolean,
+): MessageProblem | undefined {
+  const where = (index: number) => (batch ? `message ${index + 1} of the batch: ` : '');
+  const ids = new Set<string | number>();
+  for (const [index, message] of messages.entries()) {
+    const invalid = invalidMessage(message);
+    if (invalid !== undefined)
+      return { code: -32600, message: `Invalid Request: ${where(index)}${invalid}`, id: null };
+    const { id, method } = message as Record<string, unknown>;
+    if (typeof method === 'string' && isId(id)) {
+      if (ids.has(id))
+        return {
+          code: -32600,
+          message: `Invalid Request: ${where(index)}the id ${JSON.stringify(id)} is used twice in the batch`,
+          id: null,
+        };
+      ids.add(id);
+    }
+  }
+  for (const [index, message] of messages.entries()) {
+    const invalid = invalidParams(message as Record<string, unknown>);
+    if (invalid !== undefined)
+      return {
+        code: -32602,
+        message: `Invalid params: ${where(index)}${invalid}`,
+        id: (message as { id: string | number }).id,
+      };
+  }
+  return undefined;
+}
