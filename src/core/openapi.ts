@@ -357,7 +357,7 @@ export function buildOpenApiDocument({
             },
             '304': notModified,
             '400': errorResponse(
-              'malformed or impossible date, or a request that could not be read',
+              'malformed or impossible date, any query parameter (this operation takes none), or a request that could not be read',
             ),
           },
         },

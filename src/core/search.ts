@@ -86,7 +86,13 @@ const KNOWN_PARAMS = Object.keys(SearchParamsSchema.shape);
 
 /** zod issues for the wire, with one issue per unknown parameter, at that parameter's path. */
 function searchIssues(error: z.ZodError): Issue[] {
+  const seen = new Set<string>();
   return toIssues(error).flatMap((issue, index) => {
+    // A value can fail two checks with the same words (a number too big to be an integer and
+    // over the maximum); each is listed once.
+    const key = JSON.stringify([issue.path, issue.code, issue.message]);
+    if (seen.has(key)) return [];
+    seen.add(key);
     const raw = error.issues[index];
     if (raw?.code !== 'unrecognized_keys') return [issue];
     return raw.keys.map((key) => ({

@@ -67,11 +67,20 @@ export function isMalformedHost(host: string | undefined): boolean {
   return host !== undefined && host !== '' && !HOST_HEADER.test(host);
 }
 
+/** More than one Host header (RFC 9112 §3.2: a 400); Node keeps only the first. */
+function hasSeveralHosts(rawHeaders: readonly string[]): boolean {
+  let hosts = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host' && ++hosts > 1)
+      return true;
+  return false;
+}
+
 function refuseMalformedHost(res: ServerResponse): void {
   const body = JSON.stringify({
     error: 'invalid_request',
-    message: 'the Host header is not a valid host[:port]',
-    issues: [{ path: ['host'], code: 'invalid_host', message: 'not a valid host[:port]' }],
+    message: 'the Host header is not one valid host[:port]',
+    issues: [{ path: ['host'], code: 'invalid_host', message: 'not one valid host[:port]' }],
   });
   res.writeHead(400, {
     ...CORS_HEADERS,
@@ -118,7 +127,8 @@ export function createRequestListener(options: AppOptions): RequestListener {
         ),
       );
     }
-    if (isMalformedHost(req.headers.host)) return refuseMalformedHost(res);
+    if (isMalformedHost(req.headers.host) || hasSeveralHosts(req.rawHeaders))
+      return refuseMalformedHost(res);
     if (!fast(req, res)) app(req, res);
   };
 }

@@ -3,6 +3,18 @@
 // keep-alive, a cap on open connections, and a smaller cap per peer address so one client (a
 // slowloris) gets a share of the connections, never all of them.
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+const CONNECT_REFUSAL_BODY = 'CONNECT is not supported: this server is not a proxy\n';
+const CONNECT_REFUSAL = [
+  'HTTP/1.1 405 Method Not Allowed',
+  'Allow: GET, HEAD, POST, OPTIONS',
+  'Content-Type: text/plain; charset=utf-8',
+  `Content-Length: ${Buffer.byteLength(CONNECT_REFUSAL_BODY)}`,
+  'Connection: close',
+  '',
+  CONNECT_REFUSAL_BODY,
+].join('\r\n');
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
@@ -35,6 +47,12 @@ export function createNodeServer(
     listener,
   );
   server.maxConnections = limits.maxConnections;
+  // CONNECT asks for a tunnel, which this server never opens: without this, Node drops the
+  // connection with no answer at all.
+  server.on('connect', (_req, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    socket.end(CONNECT_REFUSAL);
+  });
   const open = new Map<string, number>();
   server.on('connection', (socket) => {
     const peer = socket.remoteAddress ?? 'unknown';

@@ -42,6 +42,21 @@ export function mediaTypeOf(contentType: string | null | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+/**
+ * A request body sent with a content coding (gzip, br, …) other than identity: no endpoint
+ * decodes one, so it is refused with 415 rather than read as if it were plain (RFC 9110 §8.4).
+ */
+export function isEncodedBody(contentEncoding: string | null | undefined): boolean {
+  return (contentEncoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .some((coding) => coding !== '' && coding !== 'identity');
+}
+
+/** What a request whose body has a content coding is told. */
+export const ENCODED_BODY_MESSAGE =
+  'Content-Encoding is not supported on requests: send the body uncompressed';
+
 /** A declared Content-Length over `limit` (the body is then refused before it is read). */
 export function declaresTooLarge(contentLength: string | null | undefined, limit: number): boolean {
   return Number(contentLength ?? 0) > limit;

@@ -11,7 +11,9 @@ import {
   CORS_HEADERS,
   MAX_REQUEST_BODY_BYTES,
   MCP_PREFLIGHT_HEADERS,
+  ENCODED_BODY_MESSAGE,
   declaresTooLarge,
+  isEncodedBody,
   mediaTypeOf,
 } from '../http/rules.ts';
 import { createMcpServer } from './server.ts';
@@ -159,6 +161,10 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
         'Unsupported Media Type: Content-Type must be application/json',
       );
     }
+    if (isEncodedBody(request.headers.get('content-encoding')))
+      return jsonRpcError(415, -32000, `Unsupported Media Type: ${ENCODED_BODY_MESSAGE}`, null, {
+        'Accept-Encoding': 'identity',
+      });
     if (!acceptsBoth(request.headers.get('accept'))) {
       return jsonRpcError(
         406,

@@ -38,6 +38,25 @@ describe('invalidParams', () => {
   });
 });
 
+describe('__proto__ keys', () => {
+  test('are refused wherever they are in params, named by their path', () => {
+    const message = JSON.parse(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_reviews","arguments":{"__proto__":{"rating":1}}}}',
+    ) as Record<string, unknown>;
+    expect(invalidParams(message)).toBe(
+      'params.arguments.__proto__: the key "__proto__" is not allowed',
+    );
+  });
+
+  test('a deeply nested body is walked without running out of stack', () => {
+    const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    const message = JSON.parse(
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":${deep}}}}`,
+    ) as Record<string, unknown>;
+    expect(invalidParams(message)).toBeUndefined();
+  });
+});
+
 describe('problemOf', () => {
   test('a bad message in a batch is named by its place; the first problem wins', () => {
     expect(

@@ -78,9 +78,30 @@ export function invalidMessage(message: unknown): string | undefined {
   return result.success ? undefined : firstIssue(result.error?.issues ?? []);
 }
 
+/**
+ * The path of a "__proto__" key in `value` (JSON.parse makes it an own key; the SDK's schemas copy
+ * objects key by key, which would turn it into the copy's prototype and drop it unchecked).
+ * Walked without recursion: a 64 KiB body can nest thousands deep.
+ */
+function protoKeyPath(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, 'params']];
+  while (stack.length > 0) {
+    const [item, path] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    for (const key of Object.keys(item)) {
+      const at = `${path}.${key}`;
+      if (key === '__proto__') return at;
+      stack.push([(item as Record<string, unknown>)[key], at]);
+    }
+  }
+  return undefined;
+}
+
 /** Why a request's params do not fit its method; undefined when they do or it is not a request. */
 export function invalidParams(message: Record<string, unknown>): string | undefined {
   if (!('id' in message) || typeof message.method !== 'string') return undefined;
+  const proto = protoKeyPath(message.params);
+  if (proto !== undefined) return `${proto}: the key "__proto__" is not allowed`;
   const schema = REQUEST_SCHEMAS[message.method];
   if (!schema) return undefined;
   const result = schema.safeParse(message);

@@ -61,3 +61,22 @@ test('one peer holds at most its share of connections; the rest are closed at on
   expect(outcomes.filter((outcome) => outcome === 'closed')).toHaveLength(3);
   for (const socket of sockets) socket.destroy();
 });
+
+test('CONNECT is answered 405 and the connection closed, not dropped without a word', async () => {
+  // The last test's connections count against this peer's share until the server sees them close.
+  for (;;) {
+    const count = await new Promise<number>((resolve) =>
+      server.getConnections((_error, n) => resolve(n)),
+    );
+    if (count === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const socket = await open();
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+  socket.write('CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
+  await closed(socket);
+  expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+  expect(answer).toContain('Allow: GET, HEAD, POST, OPTIONS');
+  expect(answer).toMatch(/not a proxy\n$/);
+});

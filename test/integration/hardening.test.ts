@@ -8,6 +8,7 @@ import { createLogger, createRequestLogger } from '../../src/ops/logger.ts';
 import { createMetrics } from '../../src/ops/metrics.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { request as rawRequest } from 'node:http';
+import { connect } from 'node:net';
 
 const dist = inject('fixtureDist');
 const ACCEPT = 'application/json, text/event-stream';
@@ -212,6 +213,23 @@ describe('malformed input', () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ res: { statusCode: 400 }, level: 40 });
     expect(JSON.stringify(logged[0])).not.toMatch(/stack|at \w+ \(/);
+  });
+
+  test('two Host headers are a 400, as a malformed one is', async () => {
+    const { port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          'GET /reviews.json HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n',
+        ),
+      );
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain('not one valid host[:port]');
   });
 
   test('a search with thousands of unknown parameters gets a short answer', async () => {

@@ -296,6 +296,34 @@ describe('since', () => {
   );
 });
 
+describe('query strings', () => {
+  test.each([
+    '/api/reviews/search?query=%E0%A4%A',
+    '/api/reviews/search?query=100%',
+    '/api/reviews/search?query=%FF',
+    '/api/reviews/since/2024-01-01?x=%zz',
+  ])('malformed percent-encoding is a 400, as in a path: %s', async (url) => {
+    const response = await get(url);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      issues: [{ code: 'invalid_encoding', message: expect.stringContaining('%25') }],
+    });
+  });
+
+  test('the since endpoint takes no parameters: each one given is named in a 400', async () => {
+    const response = await get('/api/reviews/since/2024-01-01?limit=1&x=1&x=2');
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { issues: { path: string[] }[] };
+    expect(body.issues.map((issue) => issue.path)).toEqual([['limit'], ['x']]);
+  });
+
+  test('a value failing two checks in the same words is listed once', async () => {
+    const response = await get('/api/reviews/search?limit=99999999999999999999999');
+    const body = (await response.json()) as { issues: unknown[] };
+    expect(body.issues).toHaveLength(new Set(body.issues.map((i) => JSON.stringify(i))).size);
+  });
+});
+
 describe('errors', () => {
   test('unknown /api paths are 404 JSON', async () => {
     for (const urlPath of [

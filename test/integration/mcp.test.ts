@@ -399,6 +399,18 @@ describe('status codes', () => {
     expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
 
+  test('a compressed body is 415: no content coding is read', async () => {
+    const response = await post(server.url, INITIALIZE, { 'Content-Encoding': 'gzip' });
+    expect(response.status).toBe(415);
+    expect(response.headers.get('accept-encoding')).toBe('identity');
+    expect(await response.json()).toMatchObject({
+      error: { message: expect.stringContaining('Content-Encoding is not supported') },
+    });
+    expect((await post(server.url, INITIALIZE, { 'Content-Encoding': 'identity' })).status).toBe(
+      200,
+    );
+  });
+
   test('wrong Content-Type is 415', async () => {
     expect((await post(server.url, INITIALIZE, { 'Content-Type': 'text/plain' })).status).toBe(415);
   });

@@ -4,7 +4,7 @@ import type { Hub } from '../../hub/hub.ts';
 import { CONTENT_TYPES } from '../../core/site.ts';
 import { clientAddress, type TrustProxy } from '../client-address.ts';
 import { nodeChunks, readBounded } from '../bounded-body.ts';
-import { declaresTooLarge, mediaTypeOf } from '../rules.ts';
+import { ENCODED_BODY_MESSAGE, declaresTooLarge, isEncodedBody, mediaTypeOf } from '../rules.ts';
 
 /** A hub request is a short form: callback (≤ 2 KiB), topic, lease and a secret under 200 bytes. */
 export const HUB_MAX_BODY_BYTES = 16 * 1024;
@@ -30,6 +30,8 @@ export function createHubRoute(hub: Hub, trust: TrustProxy) {
     if (mediaTypeOf(req.get('content-type')) !== 'application/x-www-form-urlencoded') {
       return sendText(res, 415, 'Content-Type must be application/x-www-form-urlencoded');
     }
+    if (isEncodedBody(req.get('content-encoding')))
+      return sendText(res, 415, ENCODED_BODY_MESSAGE, { 'Accept-Encoding': 'identity' });
     if (declaresTooLarge(req.get('content-length'), HUB_MAX_BODY_BYTES)) {
       res.setHeader('Connection', 'close');
       return sendText(res, 413, `hub requests are limited to ${HUB_MAX_BODY_BYTES} bytes`);

@@ -5,6 +5,7 @@
 // the same content gives the same ETag, a change to the dataset gives a new one, and no answer
 // body is hashed.
 import type { Request, Response } from 'express';
+import { ValidationError } from '../../core/errors.ts';
 import { computeEtag } from '../../core/http-cache.ts';
 import { LruCache } from '../../core/lru-cache.ts';
 import { parseSearchQuery } from '../../core/search.ts';
@@ -32,6 +33,29 @@ export interface ReviewsApi {
   since(req: Request, res: Response): void;
   /** The answer already given to exactly this request URL, if still cached. */
   cachedForUrl(url: string): PreparedRepresentation | undefined;
+}
+
+/**
+ * The query string's parameters. URLSearchParams keeps a malformed escape ("%E0%A4%A", "100%") as
+ * typed, so a search would quietly look for it: it is refused instead, as it is in a path.
+ */
+function queryOf(url: string): URLSearchParams {
+  const params = new URL(url, 'http://localhost').searchParams;
+  const at = url.indexOf('?');
+  if (at >= 0)
+    try {
+      decodeURIComponent(url.slice(at + 1));
+    } catch {
+      throw new ValidationError('invalid query string', [
+        {
+          path: [],
+          code: 'invalid_encoding',
+          message:
+            'the query string is not valid percent-encoded UTF-8: write % as %25, and escape each byte as % and two hex digits',
+        },
+      ]);
+    }
+  return params;
 }
 
 export function createReviewsApi(site: PublishedSite): ReviewsApi {
@@ -74,10 +98,20 @@ export function createReviewsApi(site: PublishedSite): ReviewsApi {
 
   return {
     search(req, res) {
-      const params = parseSearchQuery(new URL(req.originalUrl, 'http://localhost').searchParams);
+      const params = parseSearchQuery(queryOf(req.originalUrl));
       answer(req, res, `search:${JSON.stringify(params)}`, () => site.index.searchParts(params));
     },
     since(req, res) {
+      const names = [...new Set(queryOf(req.originalUrl).keys())];
+      if (names.length > 0)
+        throw new ValidationError(
+          'invalid parameters',
+          names.slice(0, 20).map((name) => ({
+            path: [name],
+            code: 'unrecognized_keys',
+            message: `unknown parameter "${name}": this endpoint takes none (every review on or after the date, newest first)`,
+          })),
+        );
       const date = String(req.params.date);
       answer(req, res, `since:${date}`, () => site.index.sinceParts(date));
     },

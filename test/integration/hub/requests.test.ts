@@ -164,6 +164,19 @@ describe('bad requests', () => {
     expect(await response.text()).toContain('application/x-www-form-urlencoded');
   });
 
+  test('a compressed body is 415, not read as if it were plain', async () => {
+    const response = await fetch(`${hub.url}/api/websub/hub`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Content-Encoding': 'br',
+      },
+      body: 'hub.mode=publish',
+    });
+    expect(response.status).toBe(415);
+    expect(await response.text()).toContain('Content-Encoding is not supported');
+  });
+
   test('an oversized body is 413', async () => {
     const response = await hub.post(`hub.mode=subscribe&pad=${'x'.repeat(20 * 1024)}`);
     expect(response.status).toBe(413);
