@@ -22,6 +22,33 @@ function parseEtagList(header: string): string[] | '*' {
 export interface ConditionalRequest {
   ifNoneMatch?: string | undefined;
   ifModifiedSince?: string | undefined;
+  ifMatch?: string | undefined;
+  ifUnmodifiedSince?: string | undefined;
+}
+
+/**
+ * Why a request's precondition fails, so that it must not be answered with the representation
+ * (RFC 9110 §13.1.1, §13.1.4, §13.2.2: 412); undefined when it holds or none is given. If-Match
+ * uses strong comparison (a weak tag never matches) and `*` holds for any representation;
+ * If-Unmodified-Since counts only without If-Match, and an unparseable date is ignored.
+ */
+export function failedPrecondition(
+  request: ConditionalRequest,
+  etag: string,
+  lastModified?: Date,
+): string | undefined {
+  if (request.ifMatch !== undefined) {
+    const tags = parseEtagList(request.ifMatch);
+    if (tags === '*' || tags.some((tag) => !tag.startsWith('W/') && tag === etag)) return undefined;
+    return `If-Match: no tag listed is the current ETag ${etag}`;
+  }
+  if (request.ifUnmodifiedSince !== undefined && lastModified !== undefined) {
+    const since = Date.parse(request.ifUnmodifiedSince);
+    if (Number.isNaN(since)) return undefined;
+    if (Math.floor(lastModified.getTime() / 1000) > Math.floor(since / 1000))
+      return `If-Unmodified-Since: modified since, at ${lastModified.toUTCString()}`;
+  }
+  return undefined;
 }
 
 /**

@@ -61,6 +61,9 @@ const notModified = {
   description: 'the validator matched (If-None-Match or If-Modified-Since); empty body',
   headers: readHeaders,
 };
+const preconditionFailed = errorResponse(
+  'If-Match named no current ETag (strong comparison), or the representation was modified after If-Unmodified-Since',
+);
 
 function readOperation(
   operationId: string,
@@ -82,6 +85,7 @@ function readOperation(
           content: { [contentType]: { schema } },
         },
         '304': notModified,
+        '412': preconditionFailed,
         '400': unreadable,
       },
     },
@@ -336,6 +340,7 @@ export function buildOpenApiDocument({
               content: { [CONTENT_TYPES.json]: { schema: ref('SearchResult') } },
             },
             '304': notModified,
+            '412': preconditionFailed,
             '400': errorResponse(
               'invalid query parameters (`issues` names each one), or a request that could not be read',
             ),
@@ -356,6 +361,7 @@ export function buildOpenApiDocument({
               content: { [CONTENT_TYPES.json]: { schema: ref('SinceResult') } },
             },
             '304': notModified,
+            '412': preconditionFailed,
             '400': errorResponse(
               'malformed or impossible date, any query parameter (this operation takes none), or a request that could not be read',
             ),

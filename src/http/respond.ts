@@ -3,7 +3,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import { listedIssues, type Issue } from '../core/errors.ts';
-import { isNotModified } from '../core/http-cache.ts';
+import { failedPrecondition, isNotModified } from '../core/http-cache.ts';
 import { CONTENT_TYPES } from '../core/site.ts';
 import { CORS_HEADERS } from './rules.ts';
 
@@ -65,7 +65,26 @@ export function sendRepresentation(
   const conditional = {
     ifNoneMatch: req.headers['if-none-match'],
     ifModifiedSince: req.headers['if-modified-since'],
+    ifMatch: req.headers['if-match'],
+    ifUnmodifiedSince: req.headers['if-unmodified-since'],
   };
+  const failed = failedPrecondition(conditional, prepared.etag, prepared.lastModified);
+  if (failed !== undefined) {
+    const body = JSON.stringify({
+      error: 'precondition_failed',
+      message: failed,
+      issues: [{ path: [], code: 'precondition_failed', message: failed }],
+    });
+    res.writeHead(412, {
+      ...CORS_HEADERS,
+      ETag: prepared.etag,
+      'Content-Type': CONTENT_TYPES.json,
+      'Cache-Control': 'no-store',
+      'Content-Length': Buffer.byteLength(body),
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
   if (isNotModified(conditional, prepared.etag, prepared.lastModified)) {
     res.writeHead(304, prepared.headers).end();
     return;

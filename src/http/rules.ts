@@ -14,7 +14,7 @@ export const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
   'Access-Control-Allow-Headers':
-    'Content-Type, Accept, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
+    'Content-Type, Accept, If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
   'Access-Control-Max-Age': '86400',
 } as const;
 

@@ -140,6 +140,44 @@ describe('conditional requests', () => {
     expect(response.status).toBe(200);
   });
 
+  test('a failed If-Match is 412 (strong comparison); *, a listed current tag or none is answered', async () => {
+    const etag = (await get('/reviews.json')).headers.get('etag')!;
+    for (const header of ['"nope"', `W/${etag}`]) {
+      const response = await get('/reviews.json', { headers: { 'If-Match': header } });
+      expect(response.status, header).toBe(412);
+      expect(response.headers.get('etag')).toBe(etag);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await response.json()).toMatchObject({ error: 'precondition_failed' });
+    }
+    for (const header of ['*', `"nope", ${etag}`])
+      expect((await get('/reviews.json', { headers: { 'If-Match': header } })).status).toBe(200);
+    const search = await get('/api/reviews/search?rating=5&limit=1', {
+      headers: { 'If-Match': '"nope"' },
+    });
+    expect(search.status).toBe(412);
+  });
+
+  test('If-Unmodified-Since before Last-Modified is 412; at it, or with If-Match holding, 200', async () => {
+    const first = await get('/insights.json');
+    const lastModified = first.headers.get('last-modified')!;
+    const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+    const failed = await get('/insights.json', { headers: { 'If-Unmodified-Since': earlier } });
+    expect(failed.status).toBe(412);
+    expect(
+      (await get('/insights.json', { headers: { 'If-Unmodified-Since': lastModified } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await get('/insights.json', {
+          headers: { 'If-Unmodified-Since': earlier, 'If-Match': first.headers.get('etag')! },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await get('/insights.json', { headers: { 'If-Unmodified-Since': 'not a date' } })).status,
+    ).toBe(200);
+  });
+
   test('the since endpoint answers 304 to If-Modified-Since too', async () => {
     const first = await get('/api/reviews/since/2020-01-01');
     const response = await get('/api/reviews/since/2020-01-01', {
