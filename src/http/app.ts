@@ -16,6 +16,7 @@ import { sendError, sendMethodNotAllowed } from './respond.ts';
 import {
   CORS_HEADERS,
   MAX_REQUEST_BODY_BYTES,
+  HUB_PREFLIGHT_HEADERS,
   PREFLIGHT_HEADERS,
   READ_METHODS,
   declaresTooLarge,
@@ -192,7 +193,8 @@ function createApp(options: AppOptions, parts: SharedParts): express.Express {
   app.use((req, res, next) => {
     res.set(CORS_HEADERS);
     if (req.method === 'OPTIONS') {
-      res.set(PREFLIGHT_HEADERS).status(204).end();
+      res.set(req.path === PATHS.hub ? HUB_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS);
+      res.status(204).end();
       return;
     }
     if (declaresTooLarge(req.get('content-length'), MAX_REQUEST_BODY_BYTES)) {

@@ -9,12 +9,20 @@ export const CORS_HEADERS = {
   'Access-Control-Expose-Headers': 'ETag, Link, Mcp-Session-Id',
 } as const;
 
-/** The answer to an OPTIONS preflight, for the site and API paths. */
+/** The answer to an OPTIONS preflight, for the site and API paths (all of them read-only). */
 export const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
-  'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
+  'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
   'Access-Control-Allow-Headers':
     'Content-Type, Accept, If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
+  'Access-Control-Max-Age': '86400',
+} as const;
+
+/** The preflight of the WebSub hub, which accepts POST only. */
+export const HUB_PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type',
   'Access-Control-Max-Age': '86400',
 } as const;
 
@@ -56,6 +64,15 @@ export function isEncodedBody(contentEncoding: string | null | undefined): boole
 /** What a request whose body has a content coding is told. */
 export const ENCODED_BODY_MESSAGE =
   'Content-Encoding is not supported on requests: send the body uncompressed';
+
+/**
+ * Whether a Content-Type's charset, if it names one, is UTF-8: every body is read as UTF-8, so one
+ * declared in another charset is refused (415) rather than misread.
+ */
+export function declaresUtf8(contentType: string | null | undefined): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
+}
 
 /** A declared Content-Length over `limit` (the body is then refused before it is read). */
 export function declaresTooLarge(contentLength: string | null | undefined, limit: number): boolean {

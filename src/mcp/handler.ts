@@ -13,6 +13,7 @@ import {
   MCP_PREFLIGHT_HEADERS,
   ENCODED_BODY_MESSAGE,
   declaresTooLarge,
+  declaresUtf8,
   isEncodedBody,
   mediaTypeOf,
 } from '../http/rules.ts';
@@ -82,7 +83,7 @@ async function readBody(request: Request, limit: number): Promise<string | undef
 }
 
 function isJsonContentType(value: string | null): boolean {
-  return mediaTypeOf(value) === 'application/json';
+  return mediaTypeOf(value) === 'application/json' && declaresUtf8(value);
 }
 
 function acceptsBoth(value: string | null): boolean {
@@ -158,7 +159,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       return jsonRpcError(
         415,
         -32000,
-        'Unsupported Media Type: Content-Type must be application/json',
+        'Unsupported Media Type: Content-Type must be application/json (in UTF-8, the only charset read)',
       );
     }
     if (isEncodedBody(request.headers.get('content-encoding')))

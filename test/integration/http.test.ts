@@ -216,8 +216,17 @@ describe('HEAD and OPTIONS', () => {
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-methods')).toContain('GET');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
     expect(response.headers.get('access-control-allow-headers')).toContain('If-None-Match');
+  });
+
+  test("the hub's preflight allows POST, the only method it answers", async () => {
+    const response = await get('/api/websub/hub', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
   });
 });
 

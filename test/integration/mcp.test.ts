@@ -413,6 +413,10 @@ describe('status codes', () => {
 
   test('wrong Content-Type is 415', async () => {
     expect((await post(server.url, INITIALIZE, { 'Content-Type': 'text/plain' })).status).toBe(415);
+    const utf16 = { 'Content-Type': 'application/json; charset=utf-16' };
+    expect((await post(server.url, INITIALIZE, utf16)).status).toBe(415);
+    const utf8 = { 'Content-Type': 'application/json; charset="UTF-8"' };
+    expect((await post(server.url, INITIALIZE, utf8)).status).toBe(200);
   });
 
   test('missing Accept is 406', async () => {

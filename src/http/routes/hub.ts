@@ -4,7 +4,13 @@ import type { Hub } from '../../hub/hub.ts';
 import { CONTENT_TYPES } from '../../core/site.ts';
 import { clientAddress, type TrustProxy } from '../client-address.ts';
 import { nodeChunks, readBounded } from '../bounded-body.ts';
-import { ENCODED_BODY_MESSAGE, declaresTooLarge, isEncodedBody, mediaTypeOf } from '../rules.ts';
+import {
+  ENCODED_BODY_MESSAGE,
+  declaresTooLarge,
+  declaresUtf8,
+  isEncodedBody,
+  mediaTypeOf,
+} from '../rules.ts';
 
 /** A hub request is a short form: callback (≤ 2 KiB), topic, lease and a secret under 200 bytes. */
 export const HUB_MAX_BODY_BYTES = 16 * 1024;
@@ -27,8 +33,16 @@ export function createHubRoute(hub: Hub, trust: TrustProxy) {
       res.setHeader('Allow', 'POST, OPTIONS');
       return sendText(res, 405, 'use POST with an application/x-www-form-urlencoded body');
     }
-    if (mediaTypeOf(req.get('content-type')) !== 'application/x-www-form-urlencoded') {
-      return sendText(res, 415, 'Content-Type must be application/x-www-form-urlencoded');
+    const contentType = req.get('content-type');
+    if (
+      mediaTypeOf(contentType) !== 'application/x-www-form-urlencoded' ||
+      !declaresUtf8(contentType)
+    ) {
+      return sendText(
+        res,
+        415,
+        'Content-Type must be application/x-www-form-urlencoded (in UTF-8, the only charset read)',
+      );
     }
     if (isEncodedBody(req.get('content-encoding')))
       return sendText(res, 415, ENCODED_BODY_MESSAGE, { 'Accept-Encoding': 'identity' });

@@ -162,6 +162,11 @@ describe('bad requests', () => {
     );
     expect(response.status).toBe(415);
     expect(await response.text()).toContain('application/x-www-form-urlencoded');
+    const latin1 = await hub.post(
+      'hub.mode=subscribe',
+      'application/x-www-form-urlencoded; charset=iso-8859-1',
+    );
+    expect(latin1.status).toBe(415);
   });
 
   test('a compressed body is 415, not read as if it were plain', async () => {
