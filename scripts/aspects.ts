@@ -7,7 +7,7 @@
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from './cli-args.ts';
 import { z } from 'zod';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import { ContentError } from '../src/content/load-content.ts';
@@ -30,13 +30,16 @@ const InputSchema = z.object({
 });
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      explain: { type: 'boolean', default: false },
-      model: { type: 'boolean', default: false },
-      lexicon: { type: 'boolean', default: false },
+  const { values } = parseCliArgs(
+    {
+      options: {
+        explain: { type: 'boolean', default: false },
+        model: { type: 'boolean', default: false },
+        lexicon: { type: 'boolean', default: false },
+      },
     },
-  });
+    'npm run --silent aspects -- [--explain] [--lexicon] < sentences.jsonl',
+  );
   const config = parseConfig();
   const { lexicon, problems } = await loadLexicon(path.resolve(root, config.CONTENT_DIR));
   if (problems.length > 0) throw new ContentError(problems);

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from './cli-args.ts';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import { ContentError } from '../src/content/load-content.ts';
 import { loadLexicon } from '../src/content/load-lexicon.ts';
@@ -34,16 +34,19 @@ const show = (aspects: readonly AspectOpinion[]) =>
   aspects.map((a) => `${a.aspect}:${a.polarity}`).join(' ') || '(none)';
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      errors: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      throughput: { type: 'boolean', default: false },
-      model: { type: 'boolean', default: false },
-      lexicon: { type: 'boolean', default: false },
+  const { values, positionals } = parseCliArgs(
+    {
+      allowPositionals: true,
+      options: {
+        errors: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        throughput: { type: 'boolean', default: false },
+        model: { type: 'boolean', default: false },
+        lexicon: { type: 'boolean', default: false },
+      },
     },
-  });
+    'npm run eval:aspects -- [FILE] [--errors] [--json] [--throughput] [--lexicon]',
+  );
   const file = path.resolve(root, positionals[0] ?? DEFAULT_SET);
   const config = parseConfig();
   const { lexicon, problems } = await loadLexicon(path.resolve(root, config.CONTENT_DIR));

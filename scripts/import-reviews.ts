@@ -3,7 +3,7 @@
 // read and checked before the first file is written; `--dry-run` prints the plan and writes nothing.
 import { readFile, readdir, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from './cli-args.ts';
 import matter from 'gray-matter';
 import yaml from 'js-yaml';
 import { ConfigError, parseConfig } from '../src/config.ts';
@@ -21,10 +21,10 @@ import { BusinessSchema, VERIFICATION_METHODS } from '../src/core/review.ts';
 
 type Verification = (typeof VERIFICATION_METHODS)[number];
 
+const USAGE = `npm run import-reviews -- [--dry-run] [--format gbp|csv] [--verification ${VERIFICATION_METHODS.join('|')}] FILE...`;
+
 function usage(message: string): never {
-  console.error(
-    `${message}\nusage: npm run import-reviews -- [--dry-run] [--format gbp|csv] [--verification ${VERIFICATION_METHODS.join('|')}] FILE...`,
-  );
+  console.error(`${message}\nusage: ${USAGE}`);
   process.exit(2);
 }
 
@@ -56,14 +56,17 @@ async function readExisting(reviewsDir: string): Promise<ExistingReview[]> {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      'dry-run': { type: 'boolean', default: false },
-      format: { type: 'string' },
-      verification: { type: 'string' },
+  const { values, positionals } = parseCliArgs(
+    {
+      allowPositionals: true,
+      options: {
+        'dry-run': { type: 'boolean', default: false },
+        format: { type: 'string' },
+        verification: { type: 'string' },
+      },
     },
-  });
+    USAGE,
+  );
   if (positionals.length === 0) usage('no export file given');
   if (values.format !== undefined && values.format !== 'gbp' && values.format !== 'csv')
     usage(`--format: expected gbp or csv, got "${values.format}"`);

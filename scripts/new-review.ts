@@ -4,7 +4,7 @@
 // --technician… --service… --service-area`) it asks nothing. Writes one file and prints its path.
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from './cli-args.ts';
 import { checkbox, input, select } from '@inquirer/prompts';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import {
@@ -15,22 +15,25 @@ import {
 } from '../src/content/new-review.ts';
 import { BusinessSchema, REVIEW_SOURCES, VERIFICATION_METHODS } from '../src/core/review.ts';
 
-const { values } = parseArgs({
-  options: {
-    rating: { type: 'string' },
-    date: { type: 'string' },
-    author: { type: 'string' },
-    text: { type: 'string' },
-    title: { type: 'string' },
-    location: { type: 'string' },
-    source: { type: 'string' },
-    'source-url': { type: 'string' },
-    verification: { type: 'string' },
-    technician: { type: 'string', multiple: true },
-    service: { type: 'string', multiple: true },
-    'service-area': { type: 'string' },
+const { values } = parseCliArgs(
+  {
+    options: {
+      rating: { type: 'string' },
+      date: { type: 'string' },
+      author: { type: 'string' },
+      text: { type: 'string' },
+      title: { type: 'string' },
+      location: { type: 'string' },
+      source: { type: 'string' },
+      'source-url': { type: 'string' },
+      verification: { type: 'string' },
+      technician: { type: 'string', multiple: true },
+      service: { type: 'string', multiple: true },
+      'service-area': { type: 'string' },
+    },
   },
-});
+  'npm run new-review -- [--rating N --date YYYY-MM-DD --author NAME --text TEXT --source SOURCE --verification METHOD] [--title --location --source-url --technician ID … --service ID … --service-area ID] (asks for what is missing)',
+);
 
 const REQUIRED = ['rating', 'date', 'author', 'text', 'source', 'verification'] as const;
 

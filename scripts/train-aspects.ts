@@ -16,7 +16,7 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from './cli-args.ts';
 import { loadLexicon } from '../src/content/load-lexicon.ts';
 import {
   LabelledSentenceSchema,
@@ -49,9 +49,10 @@ import { defaultWordVectors } from '../src/core/insights/model/default-model.ts'
 import { seededRandom } from '../src/core/insights/model/logistic.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
-  options: { cv: { type: 'boolean', default: false }, out: { type: 'string' } },
-});
+const { values } = parseCliArgs(
+  { options: { cv: { type: 'boolean', default: false }, out: { type: 'string' } } },
+  'npm run train:aspects -- [--cv] [--out FILE]',
+);
 
 /** The writer set of a corpus file: the letters before "-part" (each set has one writer). */
 const writerSet = (file: string) => file.replace(/-part\d+\.jsonl$/, '');

@@ -230,6 +230,21 @@ describe('new-review', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  test('an unknown flag, or one without its value, is one line and the usage (exit 2), no stack trace', async () => {
+    for (const [script, args] of [
+      ['scripts/new-review.ts', ['--rating', '5', '--bogus', 'x']],
+      ['scripts/new-review.ts', ['--rating', '5', '--technician']],
+      ['scripts/import-reviews.ts', ['--nope', CSV]],
+      ['scripts/aspects.ts', ['--bogus']],
+      ['scripts/eval-aspects.ts', ['--bogus']],
+    ] as const) {
+      const result = await run(script, [...args]);
+      expect(result.code, `${script} ${args.join(' ')}`).toBe(2);
+      expect(result.stderr).toMatch(/^usage: npm run /m);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
   test('without a terminal and without the required flags it says which are missing', async () => {
     const result = await run('scripts/new-review.ts', ['--rating', '5']);
     expect(result.code).toBe(1);
