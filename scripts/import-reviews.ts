@@ -1,12 +1,13 @@
 // `npm run import-reviews -- [--dry-run] [--format gbp|csv] [--verification METHOD] FILE...`:
 // platform exports into content/reviews/*.md under CONTENT_DIR. All or nothing: every record is
 // read and checked before the first file is written; `--dry-run` prints the plan and writes nothing.
-import { readFile, readdir, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseCliArgs } from './cli-args.ts';
-import matter from 'gray-matter';
-import yaml from 'js-yaml';
 import { ConfigError, parseConfig } from '../src/config.ts';
+import { ContentError, loadBusiness } from '../src/content/load-content.ts';
+import { readReviews } from '../src/content/read-content.ts';
+import type { ReviewFileFields } from '../src/content/review-file.ts';
 import {
   ImportError,
   planImport,
@@ -17,7 +18,7 @@ import {
   type ImportProblem,
   type ImportedReview,
 } from '../src/content/import-reviews.ts';
-import { BusinessSchema, VERIFICATION_METHODS } from '../src/core/review.ts';
+import { VERIFICATION_METHODS } from '../src/core/review.ts';
 
 type Verification = (typeof VERIFICATION_METHODS)[number];
 
@@ -28,31 +29,16 @@ function usage(message: string): never {
   process.exit(2);
 }
 
+/** The reviews already there, read as the build reads them (subfolders included). */
 async function readExisting(reviewsDir: string): Promise<ExistingReview[]> {
-  let names: string[];
-  try {
-    names = (await readdir(reviewsDir)).filter((name) => name.endsWith('.md')).sort();
-  } catch {
-    return [];
-  }
-  const reviews: ExistingReview[] = [];
-  for (const name of names) {
-    const source = await readFile(path.join(reviewsDir, name), 'utf8');
-    try {
-      const parsed = matter(source, {
-        engines: {
-          yaml: (text: string) => yaml.load(text, { schema: yaml.CORE_SCHEMA }) as object,
-        },
-      });
-      reviews.push({ id: name.slice(0, -3), fields: parsed.data, text: parsed.content });
-    } catch (error) {
-      throw new Error(
-        `content/reviews/${name}: cannot read its front matter (${(error as Error).message}); run npm run validate-content`,
-        { cause: error },
-      );
-    }
-  }
-  return reviews;
+  const { reviews, problem } = await readReviews(reviewsDir);
+  const shown = (file: string) => path.relative(process.cwd(), file);
+  if (problem !== undefined) throw new Error(`${shown(reviewsDir)} ${problem}`);
+  return reviews.map(({ file, id, source }) => {
+    if (source.kind === 'unreadable')
+      throw new Error(`${shown(file)} ${source.message}; run npm run validate-content`);
+    return { id, fields: source.data as ReviewFileFields, text: source.text };
+  });
 }
 
 async function main(): Promise<void> {
@@ -77,9 +63,7 @@ async function main(): Promise<void> {
     usage(`--verification: expected one of ${VERIFICATION_METHODS.join(', ')}`);
   const config = parseConfig();
   const contentDir = path.resolve(config.CONTENT_DIR);
-  const business = BusinessSchema.parse(
-    JSON.parse(await readFile(path.join(contentDir, 'business.json'), 'utf8')),
-  );
+  const business = await loadBusiness(contentDir);
   const problems: ImportProblem[] = [];
   const imported: ImportedReview[] = [];
   for (const file of positionals) {
@@ -123,6 +107,7 @@ async function main(): Promise<void> {
     return;
   }
   // Each file goes to a temporary name first, then into place, so no file is ever half written.
+  if (plan.writes.length > 0) await mkdir(reviewsDir, { recursive: true });
   for (const write of plan.writes) {
     const target = path.join(reviewsDir, `${write.id}.md`);
     await writeFile(`${target}.tmp`, write.content);
@@ -140,6 +125,10 @@ main().catch((error: unknown) => {
   }
   if (error instanceof ConfigError) {
     console.error(error.message);
+    process.exit(1);
+  }
+  if (error instanceof ContentError) {
+    console.error(`import refused, nothing written:\n${error.message}`);
     process.exit(1);
   }
   console.error(error instanceof Error ? error.message : error);

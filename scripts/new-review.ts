@@ -2,18 +2,20 @@
 // business's technicians, services and areas to choose from; with flags (`--rating --date
 // --author --text --source --verification`, and optionally `--title --location --source-url
 // --technician… --service… --service-area`) it asks nothing. Writes one file and prints its path.
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseCliArgs } from './cli-args.ts';
 import { checkbox, input, select } from '@inquirer/prompts';
 import { ConfigError, parseConfig } from '../src/config.ts';
+import { ContentError, loadBusiness } from '../src/content/load-content.ts';
+import { readReviews } from '../src/content/read-content.ts';
 import {
   CHECKS,
   NewReviewError,
   buildNewReview,
   type NewReviewAnswers,
 } from '../src/content/new-review.ts';
-import { BusinessSchema, REVIEW_SOURCES, VERIFICATION_METHODS } from '../src/core/review.ts';
+import { REVIEW_SOURCES, VERIFICATION_METHODS } from '../src/core/review.ts';
 
 const { values } = parseCliArgs(
   {
@@ -40,15 +42,10 @@ const REQUIRED = ['rating', 'date', 'author', 'text', 'source', 'verification'] 
 async function main(): Promise<void> {
   const config = parseConfig();
   const contentDir = path.resolve(config.CONTENT_DIR);
-  const business = BusinessSchema.parse(
-    JSON.parse(await readFile(path.join(contentDir, 'business.json'), 'utf8')),
-  );
+  const business = await loadBusiness(contentDir);
   const reviewsDir = path.join(contentDir, 'reviews');
-  const taken = new Set(
-    (await readdir(reviewsDir).catch(() => [] as string[]))
-      .filter((name) => name.endsWith('.md'))
-      .map((name) => name.slice(0, -3)),
-  );
+  // Every id the build would see, in subfolders too: a new review never takes one.
+  const taken = new Set((await readReviews(reviewsDir)).reviews.map((review) => review.id));
   const flagsOnly = REQUIRED.every((name) => values[name] !== undefined);
   let answers: NewReviewAnswers;
   if (flagsOnly || !process.stdin.isTTY) {
@@ -136,6 +133,7 @@ async function main(): Promise<void> {
   }
   const { id, content } = buildNewReview(answers, business, taken);
   const file = path.join(reviewsDir, `${id}.md`);
+  await mkdir(reviewsDir, { recursive: true });
   await writeFile(file, content, { flag: 'wx' });
   const shown = path.relative(process.cwd(), file);
   console.log(`wrote ${shown}`);
@@ -145,7 +143,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof NewReviewError || error instanceof ConfigError) {
+  if (
+    error instanceof NewReviewError ||
+    error instanceof ConfigError ||
+    error instanceof ContentError
+  ) {
     console.error(`no review written:\n${error.message}`);
     process.exit(1);
   }

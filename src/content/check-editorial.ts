@@ -29,6 +29,8 @@ function checkFaq(file: string, source: JsonSource): Checked<InsightsEditorial['
 function checkSummary(file: string, source: MarkdownSource): Checked<InsightsEditorial['summary']> {
   if (source.kind === 'unreadable') {
     if (source.missing) return { value: null, problems: [] };
+    if (!source.yaml)
+      return { value: null, problems: [{ file, field: '', message: source.message }] };
     const message = `cannot be read (${source.message})`;
     return { value: null, problems: [{ file, field: 'front matter', message }] };
   }

@@ -6,6 +6,13 @@ import { problemsFromZod, type ContentProblem, type FieldProblem } from './probl
 import type { MarkdownSource } from './read-content.ts';
 import { referenceProblems, type BusinessIds } from './references.ts';
 
+/**
+ * The longest review text published. Review platforms cap theirs at about 4,000 to 5,000
+ * characters; far past that a file is a paste gone wrong, and one would make every page, feed and
+ * quote that shows it as large.
+ */
+export const MAX_REVIEW_TEXT = 20_000;
+
 export interface CheckedReview {
   problems: ContentProblem[];
   /** Present only when there are no problems. */
@@ -25,7 +32,11 @@ function dateOrderProblems(fm: ReviewFrontMatter): FieldProblem[] {
 export function checkReview(file: string, source: MarkdownSource, ids: BusinessIds): CheckedReview {
   if (source.kind === 'unreadable') {
     return {
-      problems: [{ file, field: 'front matter', message: `is not valid YAML (${source.message})` }],
+      problems: [
+        source.yaml
+          ? { file, field: 'front matter', message: `is not valid YAML (${source.message})` }
+          : { file, field: '', message: source.message },
+      ],
     };
   }
   const result = ReviewFrontMatterSchema.safeParse(source.data);
@@ -34,6 +45,11 @@ export function checkReview(file: string, source: MarkdownSource, ids: BusinessI
     fieldProblems.push({
       field: 'text',
       message: 'the review text (the body after the front matter) is missing',
+    });
+  } else if (source.text.length > MAX_REVIEW_TEXT) {
+    fieldProblems.push({
+      field: 'text',
+      message: `is ${source.text.length.toLocaleString('en-US')} characters; a review's text may be at most ${MAX_REVIEW_TEXT.toLocaleString('en-US')}`,
     });
   }
   fieldProblems.push(...referenceProblems(source.data, ids));

@@ -878,3 +878,137 @@ describe('the sample content in content/', () => {
     for (const review of content.reviews) expect(ReviewSchema.safeParse(review).success).toBe(true);
   });
 });
+
+describe('files as they come from editors and file systems', () => {
+  const BODY = 'They replaced our roof in two days.\nThe yard was clean.';
+
+  test('CRLF line endings and a BOM publish the same bytes as LF', async () => {
+    const lf = await makeContentDir();
+    await writeReview(lf, 'new-roof', makeFrontMatter({ title: 'Great job' }), BODY);
+    const crlf = await makeContentDir();
+    const file = await writeReview(crlf, 'new-roof', makeFrontMatter({ title: 'Great job' }), BODY);
+    const { readFile } = await import('node:fs/promises');
+    const text = (await readFile(file, 'utf8')).replace(/\n/g, '\r\n');
+    await writeFile(file, `\uFEFF${text}`);
+    await writeBusiness(
+      crlf,
+      `\uFEFF${JSON.stringify(businessJson(), null, 2).replace(/\n/g, '\r\n')}`,
+    );
+    const [a, b] = [(await load(lf)).reviews, (await load(crlf)).reviews];
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    expect(b[0]!.text).toBe(BODY);
+  });
+
+  test('control characters are dropped from what is published', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'bell',
+      makeFrontMatter({ title: 'Ding\u0007 dong' }),
+      'Roof\u0000 is\u001b great.',
+    );
+    const [review] = (await load(dir)).reviews;
+    expect(review!.title).toBe('Ding dong');
+    expect(review!.text).toBe('Roof is great.');
+  });
+
+  test('a review in Latin-1 or UTF-16 is refused naming the encoding, not published garbled', async () => {
+    const dir = await makeContentDir();
+    const latin1 = path.join(dir, 'reviews', 'latin.md');
+    await writeFile(latin1, Buffer.from('---\nrating: 5\n---\nJos\xe9 was great\n', 'latin1'));
+    const utf16 = path.join(dir, 'reviews', 'wide.md');
+    await writeFile(
+      utf16,
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('---\n', 'utf16le')]),
+    );
+    expect(await problemsOf(dir)).toEqual([
+      {
+        file: shown(dir, 'reviews/latin.md'),
+        field: '',
+        message: expect.stringMatching(/^is not UTF-8 text .*save it as UTF-8$/),
+      },
+      {
+        file: shown(dir, 'reviews/wide.md'),
+        field: '',
+        message: 'is UTF-16 text: save it as UTF-8',
+      },
+    ]);
+  });
+
+  test('a review text past the limit is refused with its length', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'paste', makeFrontMatter(), 'x'.repeat(20_001));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/paste.md'),
+      field: 'text',
+      message: "is 20,001 characters; a review's text may be at most 20,000",
+    });
+  });
+
+  test('paths of the wrong kind are problems naming the file, not crashes', async () => {
+    const dir = await makeContentDir();
+    await rm(path.join(dir, 'reviews'), { recursive: true });
+    await writeFile(path.join(dir, 'reviews'), 'not a folder');
+    await mkdir(path.join(dir, 'insights', 'faq.json'), { recursive: true });
+    expect(await problemsOf(dir)).toEqual([
+      {
+        file: shown(dir, 'reviews'),
+        field: '',
+        message: 'is a file, not the folder of review files',
+      },
+      {
+        file: shown(dir, 'insights/faq.json'),
+        field: '',
+        message: 'cannot be read: it is a folder, not a file',
+      },
+    ]);
+    const other = await makeContentDir();
+    await rm(path.join(other, 'business.json'));
+    await mkdir(path.join(other, 'business.json'));
+    expect(await problemsOf(other)).toEqual([
+      {
+        file: shown(other, 'business.json'),
+        field: '',
+        message: 'cannot be read: it is a folder, not a file',
+      },
+    ]);
+  });
+
+  test('a symbolic link to a review is read; *.MD and a link to nothing are listed as skipped', async () => {
+    const { symlink } = await import('node:fs/promises');
+    const dir = await makeContentDir();
+    const real = await writeReview(dir, 'real');
+    await mkdir(path.join(dir, 'elsewhere'));
+    const target = await writeReview(dir, '../elsewhere/linked');
+    await symlink(target, path.join(dir, 'reviews', 'linked.md'));
+    await symlink(path.join(dir, 'nowhere.md'), path.join(dir, 'reviews', 'dangling.md'));
+    await writeFile(
+      path.join(dir, 'reviews', 'shouting.MD'),
+      await (await import('node:fs/promises')).readFile(real),
+    );
+    const content = await load(dir);
+    expect(content.reviews.map((r) => r.id).sort()).toEqual(['linked', 'real']);
+    expect(content.skipped).toEqual([
+      { file: shown(dir, 'reviews/dangling.md'), reason: 'a symbolic link to nothing' },
+      {
+        file: shown(dir, 'reviews/shouting.MD'),
+        reason: 'a review file name ends in .md, in lower case',
+      },
+    ]);
+  });
+});
+
+test('a technician or service listed twice is published once', async () => {
+  const dir = await makeContentDir();
+  await writeReview(
+    dir,
+    'twice',
+    makeFrontMatter({
+      technicians: ['sam-lee', 'sam-lee'],
+      services: ['leak-repair', 'leak-repair'],
+    }),
+  );
+  const [review] = (await load(dir)).reviews;
+  expect(review!.technicians).toEqual(['Sam Lee']);
+  expect(review!.service_ids).toEqual(['leak-repair']);
+});

@@ -3,6 +3,7 @@
 // Three steps: read the files (read-content.ts), check them (the schemas, check-review.ts with
 // the cross-references of references.ts, check-editorial.ts, the lexicon), and map each verified
 // review to its published record (published-review.ts).
+import path from 'node:path';
 import { BusinessSchema, compareNewestFirst, type Business, type Review } from '../core/review.ts';
 import type { InsightsEditorial } from '../core/insights/editorial.ts';
 import type { Lexicon } from '../core/insights/lexicon.ts';
@@ -17,7 +18,7 @@ import {
   type ContentProblem,
 } from './problems.ts';
 import { toPublishedReview } from './published-review.ts';
-import { readContent, type ContentSources } from './read-content.ts';
+import { readContent, readJson, type ContentSources } from './read-content.ts';
 import { businessIds, createReviewIdCheck } from './references.ts';
 
 export { ContentError, type ContentProblem } from './problems.ts';
@@ -42,8 +43,20 @@ export interface LoadContentOptions {
   siteUrl: string;
 }
 
+/**
+ * business.json alone, checked as the build checks it (a ContentError naming file and field), for
+ * the owner's tools that need the business's ids before they write a review.
+ */
+export async function loadBusiness(contentDir: string): Promise<Business> {
+  const businessFile = path.join(contentDir, 'business.json');
+  return checkBusiness({ businessFile, business: await readJson(businessFile) });
+}
+
 /** The business metadata, or a ContentError at once: every other check depends on it. */
-function checkBusiness({ businessFile, business }: ContentSources): Business {
+function checkBusiness({
+  businessFile,
+  business,
+}: Pick<ContentSources, 'businessFile' | 'business'>): Business {
   const file = shownPath(businessFile);
   if (business.kind === 'missing') {
     const message = 'is missing: the business metadata is required';
@@ -71,7 +84,17 @@ function checkReviews(
 ): CheckedReviews {
   const ids = businessIds(business);
   const checkId = createReviewIdCheck();
-  const checked: CheckedReviews = { reviews: [], skipped: [], problems: [] };
+  const checked: CheckedReviews = {
+    reviews: [],
+    skipped: sources.skippedFiles.map(({ file, reason }) => ({ file: shownPath(file), reason })),
+    problems: [],
+  };
+  if (sources.reviewsProblem !== undefined)
+    checked.problems.push({
+      file: shownPath(sources.reviewsDir),
+      field: '',
+      message: sources.reviewsProblem,
+    });
   for (const { file: path, id, source } of sources.reviews) {
     const file = shownPath(path);
     const idProblem = checkId(id, file);

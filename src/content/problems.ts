@@ -37,8 +37,9 @@ export function shownPath(file: string): string {
   return path.relative(process.cwd(), file) || file;
 }
 
-export function invalidJsonProblem(file: string, parserMessage: string): ContentProblem {
-  return { file, field: '', message: `is not valid JSON (${parserMessage})` };
+/** A JSON file that could not be read or parsed, with the reason `readJson` gave. */
+export function invalidJsonProblem(file: string, message: string): ContentProblem {
+  return { file, field: '', message };
 }
 
 /** A suggestion is only made this close: further off, it is more likely another word. */

@@ -3,6 +3,7 @@
 // latest of the review, its edit and the owner's reply.
 import type { Review, ReviewFrontMatter } from '../core/review.ts';
 import { absoluteUrl, reviewPagePath } from '../core/site.ts';
+import { withoutControlCharacters as clean } from './read-content.ts';
 
 export interface VerifiedFrontMatter extends ReviewFrontMatter {
   verification: NonNullable<ReviewFrontMatter['verification']>;
@@ -28,17 +29,18 @@ export function toPublishedReview(
     url: absoluteUrl(siteUrl, reviewPagePath(id)),
     rating: fm.rating,
     date: fm.date,
-    title: fm.title?.trim() || null,
+    title: clean(fm.title ?? '').trim() || null,
     text,
     language: fm.language,
-    author: { name: fm.author.trim(), location: fm.location?.trim() || null },
+    author: { name: clean(fm.author).trim(), location: clean(fm.location ?? '').trim() || null },
     verified: true,
     verification: { method: fm.verification, verified_on: fm.verified_on ?? null },
     source: { platform: fm.source, url: fm.source_url ?? null },
-    technicians: fm.technicians.map((tech) => technicianNames.get(tech)!),
-    service_ids: fm.services,
+    // An id listed twice is the same technician or service, published once.
+    technicians: [...new Set(fm.technicians)].map((tech) => technicianNames.get(tech)!),
+    service_ids: [...new Set(fm.services)],
     service_area_id: fm.service_area ?? null,
-    owner_reply: fm.reply ? { date: fm.reply.date, text: fm.reply.text.trim() } : null,
+    owner_reply: fm.reply ? { date: fm.reply.date, text: clean(fm.reply.text).trim() } : null,
     updated: lastUpdated(fm),
   };
 }

@@ -1,7 +1,7 @@
 // Reads what the business commits under CONTENT_DIR, parsed but not yet checked: business.json,
 // every reviews/**/*.md, the insights FAQ and summary. The only part of loading that touches
 // the disk; a file that cannot be parsed is returned as such, for the checks to report.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import matter from 'gray-matter';
 import yaml from 'js-yaml';
@@ -10,7 +10,8 @@ export type JsonSource =
   { kind: 'missing' } | { kind: 'invalid'; message: string } | { kind: 'parsed'; value: unknown };
 
 export type MarkdownSource =
-  | { kind: 'unreadable'; missing: boolean; message: string }
+  /** `yaml`: the front matter did not parse; otherwise the file itself could not be read as text. */
+  | { kind: 'unreadable'; missing: boolean; yaml: boolean; message: string }
   | { kind: 'parsed'; data: unknown; text: string };
 
 export interface ReviewSource {
@@ -20,11 +21,22 @@ export interface ReviewSource {
   source: MarkdownSource;
 }
 
+/** A file under reviews/ that is not read as a review, and why (the build lists them). */
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
 export interface ContentSources {
   businessFile: string;
   business: JsonSource;
   /** Sorted by path. */
   reviews: ReviewSource[];
+  reviewsDir: string;
+  /** Why the reviews folder could not be read at all (it is a file, say); undefined when it could. */
+  reviewsProblem?: string | undefined;
+  /** Files under reviews/ that look like reviews but are not read as one. */
+  skippedFiles: SkippedFile[];
   faqFile: string;
   faq: JsonSource;
   summaryFile: string;
@@ -53,67 +65,182 @@ export function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT';
 }
 
-/** A JSON file; only a syntax error is `invalid` (a file holding `null` is parsed). */
+/** A file-system error as the end of "<file> …": what is wrong with the path, in words. */
+export function unreadableReason(error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EISDIR':
+      return 'cannot be read: it is a folder, not a file';
+    case 'ENOTDIR':
+      return 'cannot be read: a part of its path is a file, not a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'cannot be read: permission denied';
+    case 'ELOOP':
+      return 'cannot be read: its symbolic links go round in a loop';
+    default:
+      return `cannot be read (${(error as Error).message.split('\n')[0]})`;
+  }
+}
+
+/** C0 controls other than tab and newline, and DEL: invisible, and refused by XML and YAML. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
+
+/**
+ * `text` without control characters: for strings the front matter writes with YAML escapes
+ * ("\a"), which come back as the characters themselves.
+ */
+export function withoutControlCharacters(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, '');
+}
+
+/** Thrown for a file whose bytes are not UTF-8 text; the message ends "<file> …". */
+class EncodingError extends Error {}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A content file's text as every part of the build reads it: UTF-8 (a BOM dropped), lines ending
+ * in \n whatever the editor wrote (so a checkout with CRLF endings publishes the same bytes), and
+ * no control characters (after the line endings are made \n, a stray \r is one).
+ */
+export function decodeContent(bytes: Uint8Array): string {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    throw new EncodingError('is UTF-16 text: save it as UTF-8');
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new EncodingError(
+      'is not UTF-8 text (saved as Latin-1 or Windows-1252, perhaps): save it as UTF-8',
+    );
+  }
+  return text.replace(/\r\n?/g, '\n').replace(CONTROL_CHARACTERS, '');
+}
+
+/** A JSON file; a syntax error or an unreadable file is `invalid` (a file holding `null` is parsed). */
 export async function readJson(file: string): Promise<JsonSource> {
   let source: string;
   try {
-    source = await readFile(file, 'utf8');
+    source = decodeContent(await readFile(file));
   } catch (error) {
     if (isMissing(error)) return { kind: 'missing' };
-    throw error;
+    if (error instanceof EncodingError) return { kind: 'invalid', message: error.message };
+    return { kind: 'invalid', message: unreadableReason(error) };
   }
   try {
     return { kind: 'parsed', value: JSON.parse(source) as unknown };
   } catch (error) {
-    return { kind: 'invalid', message: (error as Error).message };
+    return { kind: 'invalid', message: `is not valid JSON (${(error as Error).message})` };
   }
 }
 
 /** A markdown file with YAML front matter; `text` is the trimmed body after it. */
 export async function readMarkdown(file: string): Promise<MarkdownSource> {
+  let source: string;
+  try {
+    source = decodeContent(await readFile(file));
+  } catch (error) {
+    const message = error instanceof EncodingError ? error.message : unreadableReason(error);
+    return { kind: 'unreadable', missing: isMissing(error), yaml: false, message };
+  }
   try {
     // gray-matter caches by input string; `{}` options defeat it so each file is parsed anew.
-    const parsed = matter(await readFile(file, 'utf8'), { ...frontMatterOptions });
+    const parsed = matter(source, { ...frontMatterOptions });
     return { kind: 'parsed', data: parsed.data, text: parsed.content.trim() };
   } catch (error) {
     const message = (error as Error).message.split('\n')[0]!;
-    return { kind: 'unreadable', missing: isMissing(error), message };
+    return { kind: 'unreadable', missing: false, yaml: true, message };
   }
 }
 
-async function listMarkdown(dir: string): Promise<string[]> {
+interface ListedReviews {
+  files: string[];
+  skipped: SkippedFile[];
+  problem?: string;
+}
+
+/**
+ * The review files under `dir`, sorted: every regular file named *.md, at any depth, a symbolic
+ * link to one included. A name that looks like a review but is not read as one (*.MD, *.markdown,
+ * a link to nothing, a folder or device named *.md) is listed as skipped, not dropped unseen.
+ */
+async function listReviewFiles(dir: string): Promise<ListedReviews> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true, recursive: true });
   } catch (error) {
-    if (isMissing(error)) return [];
-    throw error;
+    if (isMissing(error)) return { files: [], skipped: [] };
+    const problem =
+      (error as NodeJS.ErrnoException).code === 'ENOTDIR'
+        ? 'is a file, not the folder of review files'
+        : unreadableReason(error);
+    return { files: [], skipped: [], problem };
   }
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
+  const files: string[] = [];
+  const skipped: SkippedFile[] = [];
+  for (const entry of entries) {
+    const file = path.join(entry.parentPath, entry.name);
+    const lower = entry.name.toLowerCase();
+    if (!lower.endsWith('.md') && !lower.endsWith('.markdown')) continue;
+    if (!entry.name.endsWith('.md')) {
+      skipped.push({ file, reason: 'a review file name ends in .md, in lower case' });
+      continue;
+    }
+    if (entry.isFile()) {
+      files.push(file);
+      continue;
+    }
+    if (entry.isDirectory()) continue;
+    const target = entry.isSymbolicLink() ? await stat(file).catch(() => undefined) : undefined;
+    if (target?.isFile()) files.push(file);
+    else if (entry.isSymbolicLink() && target === undefined)
+      skipped.push({ file, reason: 'a symbolic link to nothing' });
+    else if (!target?.isDirectory())
+      skipped.push({ file, reason: 'not a regular file (a device, socket or pipe)' });
+  }
+  return { files: files.sort(), skipped: skipped.sort((a, b) => a.file.localeCompare(b.file)) };
 }
 
 // One file at a time: a content folder may hold thousands of reviews, more than the open-file
-// limit would allow at once.
-async function readReviews(dir: string): Promise<ReviewSource[]> {
+// limit would allow at once. The owner's tools read the reviews the same way, so they see every
+// file the build sees, in subfolders too.
+export async function readReviews(
+  dir: string,
+): Promise<{ reviews: ReviewSource[]; skipped: SkippedFile[]; problem?: string }> {
+  const listed = await listReviewFiles(dir);
   const reviews: ReviewSource[] = [];
-  for (const file of await listMarkdown(dir)) {
+  for (const file of listed.files) {
     reviews.push({ file, id: path.basename(file, '.md'), source: await readMarkdown(file) });
   }
-  return reviews;
+  return {
+    reviews,
+    skipped: listed.skipped,
+    ...(listed.problem ? { problem: listed.problem } : {}),
+  };
 }
 
 export async function readContent(contentDir: string): Promise<ContentSources> {
   const businessFile = path.join(contentDir, 'business.json');
   const faqFile = path.join(contentDir, 'insights', 'faq.json');
   const summaryFile = path.join(contentDir, 'insights', 'summary.md');
-  const [business, reviews, faq, summary] = await Promise.all([
+  const reviewsDir = path.join(contentDir, 'reviews');
+  const [business, read, faq, summary] = await Promise.all([
     readJson(businessFile),
-    readReviews(path.join(contentDir, 'reviews')),
+    readReviews(reviewsDir),
     readJson(faqFile),
     readMarkdown(summaryFile),
   ]);
-  return { businessFile, business, reviews, faqFile, faq, summaryFile, summary };
+  return {
+    businessFile,
+    business,
+    reviews: read.reviews,
+    reviewsDir,
+    reviewsProblem: read.problem,
+    skippedFiles: read.skipped,
+    faqFile,
+    faq,
+    summaryFile,
+    summary,
+  };
 }

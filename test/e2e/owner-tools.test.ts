@@ -245,6 +245,42 @@ describe('new-review', () => {
     }
   });
 
+  test('a new business without reviews/ yet gets the folder; a bad business.json is named, not dumped', async () => {
+    const fresh = await mkdtemp(path.join(os.tmpdir(), 'owner-tools-fresh-'));
+    try {
+      await cp(path.join(content, 'business.json'), path.join(fresh, 'business.json'));
+      const flags = [
+        '--rating',
+        '5',
+        '--date',
+        '2024-05-05',
+        '--author',
+        'Zoë N.',
+        '--text',
+        'Dry at last.',
+        '--source',
+        'google',
+        '--verification',
+        'manual_check',
+      ];
+      const written = await runScript('scripts/new-review.ts', { CONTENT_DIR: fresh }, flags);
+      expect(written.code, written.stderr).toBe(0);
+      expect(await readdir(path.join(fresh, 'reviews'))).toEqual(['2024-05-05-zoe-n.md']);
+      await writeFile(path.join(fresh, 'business.json'), '{"name": "x"');
+      for (const [script, args] of [
+        ['scripts/new-review.ts', flags],
+        ['scripts/import-reviews.ts', ['--verification', 'manual_check', CSV]],
+      ] as const) {
+        const refused = await runScript(script, { CONTENT_DIR: fresh }, [...args]);
+        expect(refused.code, script).toBe(1);
+        expect(refused.stderr).toMatch(/business\.json: is not valid JSON/);
+        expect(refused.stderr).not.toMatch(/\n\s+at /);
+      }
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
   test('without a terminal and without the required flags it says which are missing', async () => {
     const result = await run('scripts/new-review.ts', ['--rating', '5']);
     expect(result.code).toBe(1);
