@@ -56,6 +56,8 @@ async function main(): Promise<void> {
     values.lexicon ? {} : { model: defaultAspectModel() },
   );
   const items = parseLabelled(await readFile(file, 'utf8'), path.relative(root, file));
+  if (items.length === 0)
+    throw new Error(`${path.relative(root, file)}: no labelled sentences to score`);
 
   const predictions = items.map((item) => analyzer.analyzeSentence(item.text, item.rating));
   const scored = items.map((item, index) => ({

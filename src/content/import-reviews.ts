@@ -277,10 +277,11 @@ export function readCsv(
   problems: ImportProblem[],
 ): ImportedReview[] {
   let rows: { record: Record<string, string>; info: { lines: number } }[];
+  let header: string[] | undefined;
   try {
     rows = parseCsv(source, {
       bom: true,
-      columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
+      columns: (names: string[]) => (header = names.map((name) => name.trim().toLowerCase())),
       skip_empty_lines: true,
       info: true,
     }) as unknown as { record: Record<string, string>; info: { lines: number } }[];
@@ -294,8 +295,27 @@ export function readCsv(
     });
     return [];
   }
+  if (header === undefined) {
+    problems.push({
+      file,
+      record: 'header',
+      field: '',
+      message: `the file is empty; the first line must name the columns: ${CSV_REQUIRED.join(', ')}`,
+    });
+    return [];
+  }
+  const repeated = header.filter((name, index) => header!.indexOf(name) !== index);
+  if (repeated.length > 0) {
+    problems.push({
+      file,
+      record: 'header',
+      field: [...new Set(repeated)].join(', '),
+      message: 'a column is named twice: which one holds the value is not clear',
+    });
+    return [];
+  }
   if (rows.length === 0) return [];
-  const columns = Object.keys(rows[0]!.record);
+  const columns = header;
   const missing = CSV_REQUIRED.filter((name) => !columns.includes(name));
   if (missing.length > 0) {
     problems.push({
@@ -382,9 +402,19 @@ export function readCsv(
   return reviews;
 }
 
-/** Technicians named in the text: full name, first name or an alias, as whole words, any case or accent. */
+/**
+ * Technicians named in the text: full name, first name or an alias, as whole words, any accent. A
+ * name of two or more words matches in any case; a one-word name only capitalized, as names are
+ * written, so that "Cat", "Will" or "Mark" on the crew are not found in "the cat", "we will" or
+ * "a water mark".
+ */
 export function proposeTechnicians(text: string, business: Business): string[] {
   const folded = ` ${foldText(text).replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+  const capitalized = new Set(
+    (text.match(/[\p{L}\p{N}]+/gu) ?? [])
+      .filter((word) => /^\p{Lu}/u.test(word))
+      .map((word) => foldText(word)),
+  );
   return business.technicians
     .filter((technician) => {
       const names = [
@@ -396,21 +426,40 @@ export function proposeTechnicians(text: string, business: Business): string[] {
         const words = foldText(name)
           .replace(/[^\p{L}\p{N}]+/gu, ' ')
           .trim();
-        return words !== '' && folded.includes(` ${words} `);
+        if (words === '') return false;
+        return words.includes(' ') ? folded.includes(` ${words} `) : capitalized.has(words);
       });
     })
     .map((technician) => technician.id);
 }
 
-function identityKeys(fields: {
-  source?: unknown;
-  source_id?: unknown;
-  source_url?: unknown;
-}): string[] {
+/**
+ * The keys a review is known by: its platform id and its link when it has them, and always its
+ * platform, date, author and text (whitespace and case aside), so that a record exported without
+ * an id or link (a spreadsheet, say) is still the same review when imported again. Such a record
+ * whose text was edited on the platform has no key in common with its file: it comes in as new.
+ */
+function identityKeys(
+  fields: {
+    source?: unknown;
+    source_id?: unknown;
+    source_url?: unknown;
+    date?: unknown;
+    author?: unknown;
+  },
+  text: string,
+): string[] {
   const keys: string[] = [];
   if (typeof fields.source_id === 'string')
     keys.push(`${String(fields.source)}:${fields.source_id}`);
   if (typeof fields.source_url === 'string') keys.push(`url:${fields.source_url}`);
+  const words = (value: unknown) =>
+    foldText(String(value ?? ''))
+      .replace(/\s+/g, ' ')
+      .trim();
+  keys.push(
+    `content:${String(fields.source)}|${String(fields.date)}|${words(fields.author)}|${words(text)}`,
+  );
   return keys;
 }
 
@@ -423,7 +472,7 @@ export function planImport(
   const problems: ImportProblem[] = [];
   const byIdentity = new Map<string, ExistingReview>();
   for (const review of existing)
-    for (const key of identityKeys(review.fields)) byIdentity.set(key, review);
+    for (const key of identityKeys(review.fields, review.text)) byIdentity.set(key, review);
   const taken = new Set(existing.map((review) => review.id));
   const plan: ImportPlan = { writes: [], unchanged: [], skipped: [] };
   const seen = new Map<string, string>();
@@ -433,11 +482,16 @@ export function planImport(
       plan.skipped.push({ from, reason: 'no text (a star-only rating)' });
       continue;
     }
-    const keys = identityKeys({
-      source: review.source,
-      source_id: review.sourceId,
-      source_url: review.sourceUrl,
-    });
+    const keys = identityKeys(
+      {
+        source: review.source,
+        source_id: review.sourceId,
+        source_url: review.sourceUrl,
+        date: review.date,
+        author: review.author,
+      },
+      review.text,
+    );
     const duplicate = keys.map((key) => seen.get(key)).find(Boolean);
     if (duplicate) {
       plan.skipped.push({ from, reason: `the same review as ${duplicate}` });
