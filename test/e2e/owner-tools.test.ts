@@ -358,5 +358,11 @@ describe('new-review', () => {
     date.events.keypress('enter');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(date.getScreen()).toContain('a real date as YYYY-MM-DD');
+    // Answered, so that no prompt is left open when the test process exits (inquirer would then
+    // reject it, an unhandled rejection).
+    for (let i = 0; i < 10; i++) date.events.keypress('backspace');
+    date.events.type('2025-02-28');
+    date.events.keypress('enter');
+    await expect(date.answer).resolves.toBe('2025-02-28');
   });
 });
