@@ -7,6 +7,7 @@ import yaml from 'js-yaml';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ReviewSchema, type Business } from '../core/review.ts';
 import { ContentError, loadContent, type ContentProblem } from './load-content.ts';
+import { MAX_CONTENT_FILE_BYTES } from './read-content.ts';
 import { makeBusiness } from '../../test/support/builders.ts';
 
 const SITE_URL = 'https://reviews.test.example';
@@ -970,6 +971,33 @@ describe('files as they come from editors and file systems', () => {
         file: shown(other, 'business.json'),
         field: '',
         message: 'cannot be read: it is a folder, not a file',
+      },
+    ]);
+  });
+
+  test('a pipe, a device or an oversized file is a problem naming it, not a build that waits forever', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { symlink, truncate } = await import('node:fs/promises');
+    const dir = await makeContentDir();
+    await mkdir(path.join(dir, 'insights'));
+    // Reading a pipe waits for a writer; this one has none.
+    execFileSync('mkfifo', [path.join(dir, 'insights', 'faq.json')]);
+    // A device that never ends.
+    await symlink('/dev/zero', path.join(dir, 'insights', 'summary.md'));
+    const big = await makeContentDir();
+    await mkdir(path.join(big, 'insights'));
+    await writeFile(path.join(big, 'insights', 'faq.json'), '[]');
+    await truncate(path.join(big, 'insights', 'faq.json'), MAX_CONTENT_FILE_BYTES + 1);
+    const notRegular = 'cannot be read: it is not a regular file (a device, socket or pipe)';
+    expect(await problemsOf(dir)).toEqual([
+      { file: shown(dir, 'insights/faq.json'), field: '', message: notRegular },
+      { file: shown(dir, 'insights/summary.md'), field: '', message: notRegular },
+    ]);
+    expect(await problemsOf(big)).toEqual([
+      {
+        file: shown(big, 'insights/faq.json'),
+        field: '',
+        message: 'is 16.0 MiB, more than a content file may be (16 MiB)',
       },
     ]);
   });

@@ -94,8 +94,34 @@ export function withoutControlCharacters(text: string): string {
   return text.replace(CONTROL_CHARACTERS, '');
 }
 
-/** Thrown for a file whose bytes are not UTF-8 text; the message ends "<file> …". */
-class EncodingError extends Error {}
+/** Thrown for a file that is not read as content (not UTF-8 text, not a regular file, too big); the message ends "<file> …". */
+class UnreadableContent extends Error {}
+
+/**
+ * The largest content file read. A review's text is at most 20,000 characters and business.json
+ * lists a business; a bigger file is a mistake (a pasted dump, a disk image), not content.
+ */
+export const MAX_CONTENT_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A content file's bytes, when it is a regular file (a symbolic link to one included) of at most
+ * MAX_CONTENT_FILE_BYTES. A pipe or device is refused before it is opened: reading a pipe waits
+ * for a writer that never comes, and a device like /dev/zero never ends.
+ */
+async function readContentFile(file: string): Promise<Uint8Array> {
+  const info = await stat(file);
+  if (info.isDirectory())
+    throw Object.assign(new Error(`EISDIR: ${file}`), { code: 'EISDIR' } as const);
+  if (!info.isFile())
+    throw new UnreadableContent(
+      'cannot be read: it is not a regular file (a device, socket or pipe)',
+    );
+  if (info.size > MAX_CONTENT_FILE_BYTES)
+    throw new UnreadableContent(
+      `is ${(info.size / 2 ** 20).toFixed(1)} MiB, more than a content file may be (${MAX_CONTENT_FILE_BYTES / 2 ** 20} MiB)`,
+    );
+  return readFile(file);
+}
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -106,12 +132,12 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function decodeContent(bytes: Uint8Array): string {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
-    throw new EncodingError('is UTF-16 text: save it as UTF-8');
+    throw new UnreadableContent('is UTF-16 text: save it as UTF-8');
   let text: string;
   try {
     text = UTF8.decode(bytes);
   } catch {
-    throw new EncodingError(
+    throw new UnreadableContent(
       'is not UTF-8 text (saved as Latin-1 or Windows-1252, perhaps): save it as UTF-8',
     );
   }
@@ -122,10 +148,10 @@ export function decodeContent(bytes: Uint8Array): string {
 export async function readJson(file: string): Promise<JsonSource> {
   let source: string;
   try {
-    source = decodeContent(await readFile(file));
+    source = decodeContent(await readContentFile(file));
   } catch (error) {
     if (isMissing(error)) return { kind: 'missing' };
-    if (error instanceof EncodingError) return { kind: 'invalid', message: error.message };
+    if (error instanceof UnreadableContent) return { kind: 'invalid', message: error.message };
     return { kind: 'invalid', message: unreadableReason(error) };
   }
   try {
@@ -139,9 +165,9 @@ export async function readJson(file: string): Promise<JsonSource> {
 export async function readMarkdown(file: string): Promise<MarkdownSource> {
   let source: string;
   try {
-    source = decodeContent(await readFile(file));
+    source = decodeContent(await readContentFile(file));
   } catch (error) {
-    const message = error instanceof EncodingError ? error.message : unreadableReason(error);
+    const message = error instanceof UnreadableContent ? error.message : unreadableReason(error);
     return { kind: 'unreadable', missing: isMissing(error), yaml: false, message };
   }
   try {
