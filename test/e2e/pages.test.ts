@@ -143,6 +143,25 @@ describe('for crawlers', () => {
     expect(heading).toBe(`${untitled.rating}-star review`);
   });
 
+  test('review text, headings and names take their direction from their own letters', async () => {
+    // A review in Arabic or Hebrew then reads right to left on a left-to-right page.
+    const review = server.site
+      .readDataset()
+      .reviews.find((r) => r.author.location !== null && /^[\w .-]+$/.test(r.author.name))!;
+    const page = await html(new URL(review.url).pathname);
+    const body = /<div class="review-text"[^>]*>([\s\S]*?)<\/div>/.exec(page)![1]!;
+    const paragraphs = [...body.matchAll(/<p\b([^>]*)>/g)].map((m) => m[1]!);
+    expect(paragraphs.length).toBeGreaterThan(0);
+    for (const attributes of paragraphs) expect(attributes).toContain('dir="auto"');
+    expect(page).toMatch(/<h1 id="review-title"[^>]*dir="auto"/);
+    expect(page).toMatch(new RegExp(`<strong dir="auto"[^>]*>${review.author.name}</strong>`));
+    const listing = await html('/reviews/');
+    const cards = [...listing.matchAll(/<h3 [^>]*>/g)].map((m) => m[0]);
+    expect(cards.length).toBeGreaterThan(0);
+    for (const heading of cards) expect(heading).toContain('dir="auto"');
+    expect(listing).toMatch(/<span class="author" dir="auto"/);
+  });
+
   test('certification dates read as dates, not ISO strings', async () => {
     const home = await html('/');
     expect(home).not.toMatch(/since \d{4}-\d{2}-\d{2}/);
