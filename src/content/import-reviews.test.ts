@@ -5,6 +5,7 @@ import {
   planImport,
   proposeTechnicians,
   readCsv,
+  readGbp,
   type ExistingReview,
   type ImportProblem,
 } from './import-reviews.ts';
@@ -75,5 +76,49 @@ describe('planImport without platform ids', () => {
     const again = planImport(imported, existing, business);
     expect(again.writes).toEqual([]);
     expect(again.unchanged).toEqual([{ id: written.id, from: 'x.csv › record 1' }]);
+  });
+});
+
+describe('planImport of a review listed twice', () => {
+  test('the copy updated last is imported, wherever it stands in the export', () => {
+    const problems: ImportProblem[] = [];
+    const copy = (comment: string, updateTime: string) => ({
+      reviewId: 'g-1',
+      reviewer: { displayName: 'Al Gore' },
+      starRating: 'FOUR',
+      comment,
+      createTime: '2024-01-10T15:00:00Z',
+      updateTime,
+    });
+    const imported = readGbp(
+      'export.json',
+      JSON.stringify({
+        reviews: [
+          copy('Edited: the leak came back and they fixed it free.', '2024-05-01T12:00:00Z'),
+          copy('Good roof.', '2024-01-10T15:00:00Z'),
+          copy('Edited once.', '2024-03-01T12:00:00Z'),
+        ],
+      }),
+      business,
+      'platform_verified',
+      problems,
+    );
+    expect(problems).toEqual([]);
+    const plan = planImport([...imported].reverse(), [], business);
+    expect(plan.writes).toHaveLength(1);
+    expect(matter(plan.writes[0]!.content).content.trim()).toBe(
+      'Edited: the leak came back and they fixed it free.',
+    );
+    const newest = 'export.json › reviews[0] (reviewId g-1)';
+    expect(plan.skipped).toEqual([
+      {
+        from: 'export.json › reviews[2] (reviewId g-1)',
+        reason: `an older copy of ${newest}, which is imported`,
+      },
+      {
+        from: 'export.json › reviews[1] (reviewId g-1)',
+        reason: `an older copy of ${newest}, which is imported`,
+      },
+    ]);
   });
 });

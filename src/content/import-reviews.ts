@@ -463,6 +463,58 @@ function identityKeys(
   return keys;
 }
 
+type SkippedRecord = ImportPlan['skipped'][number];
+
+const fromOf = (review: ImportedReview) => `${review.file} › ${review.record}`;
+
+const keysOf = (review: ImportedReview) =>
+  identityKeys(
+    {
+      source: review.source,
+      source_id: review.sourceId,
+      source_url: review.sourceUrl,
+      date: review.date,
+      author: review.author,
+    },
+    review.text,
+  );
+
+/**
+ * The records that are another copy of a review earlier in the import (sharing a key with it),
+ * each with why it is skipped. Of the copies, the one updated last is imported (the first of
+ * those updated at the same time): an export that lists a review twice, before and after an edit,
+ * imports the edit.
+ */
+function newestCopies(imported: readonly ImportedReview[]): Map<ImportedReview, SkippedRecord> {
+  const groups: ImportedReview[][] = [];
+  const groupOf = new Map<string, ImportedReview[]>();
+  for (const review of imported) {
+    if (review.text === '') continue;
+    const keys = keysOf(review);
+    let group = keys.map((key) => groupOf.get(key)).find(Boolean);
+    if (!group) groups.push((group = []));
+    group.push(review);
+    for (const key of keys) if (!groupOf.has(key)) groupOf.set(key, group);
+  }
+  const copies = new Map<ImportedReview, SkippedRecord>();
+  for (const group of groups) {
+    if (group.length < 2) continue;
+    const updated = (review: ImportedReview) => review.updated ?? review.date;
+    const newest = group.reduce((best, review) =>
+      updated(review) > updated(best) ? review : best,
+    );
+    for (const review of group) {
+      if (review === newest) continue;
+      const reason =
+        updated(review) < updated(newest)
+          ? `an older copy of ${fromOf(newest)}, which is imported`
+          : `the same review as ${fromOf(newest)}`;
+      copies.set(review, { from: fromOf(review), reason });
+    }
+  }
+  return copies;
+}
+
 /** What the import will write: new files, updates in place, unchanged and skipped records. */
 export function planImport(
   imported: readonly ImportedReview[],
@@ -475,29 +527,19 @@ export function planImport(
     for (const key of identityKeys(review.fields, review.text)) byIdentity.set(key, review);
   const taken = new Set(existing.map((review) => review.id));
   const plan: ImportPlan = { writes: [], unchanged: [], skipped: [] };
-  const seen = new Map<string, string>();
+  const copies = newestCopies(imported);
   for (const review of imported) {
-    const from = `${review.file} › ${review.record}`;
+    const from = fromOf(review);
     if (review.text === '') {
       plan.skipped.push({ from, reason: 'no text (a star-only rating)' });
       continue;
     }
-    const keys = identityKeys(
-      {
-        source: review.source,
-        source_id: review.sourceId,
-        source_url: review.sourceUrl,
-        date: review.date,
-        author: review.author,
-      },
-      review.text,
-    );
-    const duplicate = keys.map((key) => seen.get(key)).find(Boolean);
-    if (duplicate) {
-      plan.skipped.push({ from, reason: `the same review as ${duplicate}` });
+    const copy = copies.get(review);
+    if (copy) {
+      plan.skipped.push(copy);
       continue;
     }
-    for (const key of keys) seen.set(key, from);
+    const keys = keysOf(review);
     const match = keys.map((key) => byIdentity.get(key)).find(Boolean);
     const imported_: Partial<ReviewFrontMatter> = {
       rating: review.rating,
