@@ -508,6 +508,41 @@ describe('business.json', () => {
     });
   });
 
+  test('two technicians with one name, or an alias of another, fail naming both', async () => {
+    // Reviews publish technicians by name and search finds them by id, name or alias: two
+    // technicians called "Zoë Ng" would be counted as one and found under one id only.
+    const dir = await makeContentDir(
+      businessJson({
+        technicians: [
+          { id: 'zoe-ng', name: 'Zoë Ng', aliases: ['Luke'] },
+          { id: 'lukasz-wrobel', name: 'Łukasz Wróbel', aliases: ['luke'] },
+          { id: 'zoe-ng-2', name: 'ZOE NG' },
+          { id: 'sam', name: 'Sam Lee', aliases: ['Sammy', 'Sammy'] },
+          { id: 'sam-2', name: 'Samantha Ruiz', aliases: ['Sam'] },
+        ],
+      }),
+    );
+    const owned = (name: string, id: string) =>
+      `"${name}" also names technician "${id}": each id, name and alias must name one technician`;
+    expect(await problemsOf(dir)).toEqual([
+      {
+        file: shown(dir, 'business.json'),
+        field: 'technicians.1.aliases.0',
+        message: owned('luke', 'zoe-ng'),
+      },
+      {
+        file: shown(dir, 'business.json'),
+        field: 'technicians.2.name',
+        message: owned('ZOE NG', 'zoe-ng'),
+      },
+      {
+        file: shown(dir, 'business.json'),
+        field: 'technicians.4.aliases.0',
+        message: owned('Sam', 'sam'),
+      },
+    ]);
+  });
+
   test('invalid JSON fails with the parser message', async () => {
     const dir = await makeContentDir();
     await writeBusiness(dir, '{ "name": "Test Roofing", }');

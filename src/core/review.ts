@@ -2,6 +2,7 @@
 // record and the aggregate rating (docs/decisions.md#content and #published-records). Types are inferred from them.
 import { z } from 'zod';
 import { IsoDateSchema } from './dates.ts';
+import { foldText } from './text.ts';
 
 export const SlugSchema = z
   .string()
@@ -137,6 +138,31 @@ export const BusinessSchema = z
       business.service_areas.map((a) => a.id),
       'service_areas',
     );
+    // Reviews publish technicians by name and search finds them by id, name or alias (any case,
+    // any accent): each of those must point to one technician.
+    const owner = new Map<string, number>();
+    business.technicians.forEach((technician, index) => {
+      const names: [string, (string | number)[]][] = [
+        [technician.id, ['id']],
+        [technician.name, ['name']],
+        ...(technician.aliases ?? []).map((alias, k): [string, (string | number)[]] => [
+          alias,
+          ['aliases', k],
+        ]),
+      ];
+      for (const [name, at] of names) {
+        const key = foldText(name.trim());
+        const other = owner.get(key);
+        if (other === undefined) owner.set(key, index);
+        // A repeated id is reported as a duplicate id above.
+        else if (other !== index && !(at[0] === 'id' && business.technicians[other]!.id === name))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['technicians', index, ...at],
+            message: `"${name}" also names technician "${business.technicians[other]!.id}": each id, name and alias must name one technician`,
+          });
+      }
+    });
   });
 
 export type Business = z.infer<typeof BusinessSchema>;
