@@ -97,7 +97,6 @@ describe('values', () => {
   test.each([
     ['https://reviews.example.com/', 'https://reviews.example.com'],
     ['https://reviews.example.com///', 'https://reviews.example.com'],
-    ['https://example.com/reviews/', 'https://example.com/reviews'],
     ['http://localhost:8080', 'http://localhost:8080'],
   ])('SITE_URL %s becomes %s (trailing slashes stripped)', (value, expected) => {
     expect(parseConfig({ SITE_URL: value }).SITE_URL).toBe(expected);
@@ -163,6 +162,11 @@ describe('bad values stop start-up naming the variable', () => {
       'SITE_URL',
       'https://reviews.example.com/#top',
       'expected a base URL without credentials, ?query or #fragment',
+    ],
+    [
+      'SITE_URL',
+      'https://example.com/reviews/',
+      'expected no path: the site is served at the root of its host (https://reviews.example.com, not https://example.com/reviews)',
     ],
     [
       'SITE_URL',

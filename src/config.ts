@@ -21,6 +21,12 @@ function isBaseUrl(value: string): boolean {
   return url === null || (!/[?#]/.test(value) && url.username === '' && url.password === '');
 }
 
+// As isBaseUrl, must not throw.
+function isOrigin(value: string): boolean {
+  const url = URL.parse(value);
+  return url === null || /^\/*$/.test(url.pathname);
+}
+
 const ConfigSchema = z.object({
   SITE_URL: z
     .url({
@@ -30,6 +36,12 @@ const ConfigSchema = z.object({
     // It is `{base_url}`: every published URL is `${SITE_URL}/path`, so a query, fragment or
     // credentials would end up inside (or in front of) every path.
     .refine(isBaseUrl, { message: 'expected a base URL without credentials, ?query or #fragment' })
+    // The pages, their styles and the server's routes all sit at the root of the host: under a
+    // path, every link on a page would miss.
+    .refine(isOrigin, {
+      message:
+        'expected no path: the site is served at the root of its host (https://reviews.example.com, not https://example.com/reviews)',
+    })
     .default('http://localhost:4321')
     .transform((url) => url.replace(/\/+$/, '')),
   HOST: z.string().min(1).default('127.0.0.1'),
