@@ -231,6 +231,31 @@ describe('topics', () => {
   });
 });
 
+describe('topics and the business name', () => {
+  test("the name's words make topics where they are common words, not where they are the name", () => {
+    const business = makeBusiness({ ...INSIGHTS_BUSINESS, name: 'Summit Ridge Metal Roofing' });
+    const texts = [
+      'Summit Ridge Metal Roofing replaced the ridge cap.',
+      'The Summit Ridge crew fixed the ridge cap.',
+      'We called Summit Ridge about a cracked ridge cap.',
+      'Our new metal roof looks great.',
+      'They put a metal roof on the garage.',
+      'The metal roof kept the hail out.',
+      'Good work.',
+      'Good work.',
+      'Good work.',
+      'Good work.',
+    ];
+    const reviews = texts.map((text, i) => makeReview({ id: `n-${i}`, text }));
+    const labels = buildInsights(business, reviews, editorial, makeLexicon(), null).topics.map(
+      (t) => t.label,
+    );
+    expect(labels).toContain('ridge cap');
+    expect(labels).toContain('metal roof');
+    expect(labels.join(' ')).not.toMatch(/summit|ridge crew|ridge metal/);
+  });
+});
+
 describe('summary', () => {
   test("keeps the owner's title and text and adds figures-based highlights and concerns", () => {
     const summary = build(makeReviews()).summary;

@@ -20,7 +20,6 @@ function topicExclusions(business: Business, lexicon: Lexicon): Set<string> {
   const addWords = (text: string) => {
     for (const word of text.toLowerCase().split(/[^a-z']+/)) if (word) words.add(word);
   };
-  addWords(business.name);
   for (const t of business.technicians) {
     addWords(t.name);
     for (const alias of t.aliases ?? []) addWords(alias);
@@ -75,7 +74,12 @@ function insightsOf(
     review_count: analyses.length,
     aspects,
     entities: computeEntities(business, analyses),
-    topics: computeTopics(analyses, topicExclusions(business, lexicon), business.services),
+    topics: computeTopics(
+      analyses,
+      topicExclusions(business, lexicon),
+      business.services,
+      business.name,
+    ),
     faq: editorial.faq,
     summary: computeSummary(aspects, analyses.length, editorial.summary),
   };

@@ -112,8 +112,26 @@ const HEAD_TAGS = new Set(['NOUN', 'PROPN']);
 const CONTENT_TAGS = new Set(['NOUN', 'PROPN', 'ADJ']);
 const WORD = /^[a-z][a-z'-]{2,}$/;
 
-/** The noun phrases (2–3 words ending in a noun) of one sentence, as lemmas. */
-export function nounPhrases(sentence: TokenizedSentence, excluded: ReadonlySet<string>): string[] {
+/** The lower-case words of a business name: "Summit Ridge Roofing" → summit, ridge, roofing. */
+export function nameWords(name: string): Set<string> {
+  return new Set(
+    name
+      .toLowerCase()
+      .split(/[^a-z']+/)
+      .filter(Boolean),
+  );
+}
+
+/**
+ * The noun phrases (2–3 words ending in a noun) of one sentence, as lemmas. A word of the business's
+ * name (`named`) is left out where it is written as a name, capitalized after the sentence's first
+ * word ("the Summit Ridge crew"), and kept where it is a common word ("the ridge vent").
+ */
+export function nounPhrases(
+  sentence: TokenizedSentence,
+  excluded: ReadonlySet<string>,
+  named: ReadonlySet<string> = new Set(),
+): string[] {
   const phrases: string[] = [];
   let run: { term: string; pos: string }[] = [];
   const flush = () => {
@@ -131,12 +149,14 @@ export function nounPhrases(sentence: TokenizedSentence, excluded: ReadonlySet<s
     const lower = word.toLowerCase();
     const lemma = sentence.lemmas[i]?.toLowerCase();
     const term = pos === 'NOUN' && lemma && lemma !== 'undefined' ? lemma : lower;
+    const asName = i > 0 && named.has(lower) && word[0] !== lower[0];
     const usable =
       CONTENT_TAGS.has(pos) &&
       !sentence.stopWords[i] &&
       WORD.test(term) &&
       !GENERIC_WORDS.has(term) &&
-      !excluded.has(term);
+      !excluded.has(term) &&
+      !asName;
     if (usable) run.push({ term, pos });
     else flush();
   });
@@ -154,16 +174,23 @@ function slug(text: string): string {
 /**
  * Topics from the review texts. `excluded` holds words that must not make a phrase: names of
  * technicians and places (they are entities) and opinion words (a topic is a thing, not a mood).
+ * The business's own name is no topic either, but its words are common ones ("ridge", "metal"):
+ * they are left out only where written as the name, and a phrase made of them alone ("summit
+ * ridge") is dropped.
  */
 export function computeTopics(
   analyses: readonly ReviewAnalysis[],
   excluded: ReadonlySet<string>,
   services: readonly { id: string; name: string }[] = [],
+  businessName = '',
 ): Topic[] {
+  const named = nameWords(businessName);
+  const isName = (phrase: string) => phrase.split(' ').every((word) => named.has(word));
   const reviewsOf = new Map<string, Set<number>>();
   analyses.forEach((analysis, index) => {
     for (const sentence of analysis.sentences) {
-      for (const phrase of nounPhrases(sentence.tokens, excluded)) {
+      for (const phrase of nounPhrases(sentence.tokens, excluded, named)) {
+        if (isName(phrase)) continue;
         let set = reviewsOf.get(phrase);
         if (!set) reviewsOf.set(phrase, (set = new Set()));
         set.add(index);
