@@ -80,6 +80,11 @@ function parseCallback(value: string): URL {
     );
   if (url.username || url.password)
     throw new HubRequestError(400, 'hub.callback must not carry credentials');
+  // A URL parser reads "https:///x" and "https:\\x" as https://x/: the host was not written.
+  if (!/^https:\/\/[^/\\?#]/i.test(value))
+    throw new HubRequestError(400, 'hub.callback must name its host right after https://');
+  // Port 0 is no port: a connection to it goes to the scheme's default (443) instead.
+  if (url.port === '0') throw new HubRequestError(400, 'hub.callback must not use port 0');
   url.hash = '';
   return url;
 }

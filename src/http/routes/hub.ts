@@ -15,6 +15,27 @@ import {
 /** A hub request is a short form: callback (≤ 2 KiB), topic, lease and a secret under 200 bytes. */
 export const HUB_MAX_BODY_BYTES = 16 * 1024;
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+export const MALFORMED_FORM_MESSAGE =
+  'the form body is not valid percent-encoded UTF-8: escape each byte as % and two hex digits, and write % itself as %25';
+
+/**
+ * The hub request's fields, or undefined when the body is not UTF-8 or holds a malformed escape.
+ * URLSearchParams would read either as U+FFFD or as typed: a secret of other bytes would then
+ * sign with a key the subscriber does not hold, and two different secrets with the same one.
+ */
+function formOf(bytes: Buffer): URLSearchParams | undefined {
+  let body: string;
+  try {
+    body = UTF8.decode(bytes);
+    for (const pair of body.split('&')) decodeURIComponent(pair.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+  return new URLSearchParams(body);
+}
+
 function sendText(
   res: Response,
   status: number,
@@ -50,12 +71,14 @@ export function createHubRoute(hub: Hub, trust: TrustProxy) {
       res.setHeader('Connection', 'close');
       return sendText(res, 413, `hub requests are limited to ${HUB_MAX_BODY_BYTES} bytes`);
     }
-    const body = (await readBounded(nodeChunks(req), HUB_MAX_BODY_BYTES))?.toString('utf8');
-    if (body === undefined) {
+    const bytes = await readBounded(nodeChunks(req), HUB_MAX_BODY_BYTES);
+    if (bytes === undefined) {
       res.setHeader('Connection', 'close');
       return sendText(res, 413, `hub requests are limited to ${HUB_MAX_BODY_BYTES} bytes`);
     }
-    const answer = await hub.handle(new URLSearchParams(body), clientAddress(req, trust));
+    const form = formOf(bytes);
+    if (form === undefined) return sendText(res, 400, MALFORMED_FORM_MESSAGE);
+    const answer = await hub.handle(form, clientAddress(req, trust));
     sendText(res, answer.status, answer.body, answer.headers);
   };
 }

@@ -41,6 +41,22 @@ describe('bad requests', () => {
       'hub.callback',
     ],
     [
+      'callback on port 0',
+      () => ({
+        'hub.callback': cb().replace(/:\d+\//, ':0/'),
+        'hub.mode': 'subscribe',
+        'hub.topic': topic,
+      }),
+      400,
+      'port 0',
+    ],
+    [
+      'callback without its host',
+      () => ({ 'hub.callback': 'https:///bad', 'hub.mode': 'subscribe', 'hub.topic': topic }),
+      400,
+      'name its host',
+    ],
+    [
       'missing callback',
       () => ({ 'hub.mode': 'subscribe', 'hub.topic': topic }),
       400,
@@ -180,6 +196,37 @@ describe('bad requests', () => {
     });
     expect(response.status).toBe(415);
     expect(await response.text()).toContain('Content-Encoding is not supported');
+  });
+
+  test('a body that is not UTF-8, or holds a malformed escape, is 400 and verifies nothing', async () => {
+    const post = (body: Buffer) =>
+      fetch(`${hub.url}/api/websub/hub`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new Uint8Array(body),
+      });
+    const fieldsFor = (callback: string) =>
+      `hub.mode=subscribe&hub.topic=${encodeURIComponent(topic)}&hub.callback=${encodeURIComponent(callback)}`;
+    const fields = fieldsFor(cb());
+    // Each would have been read with U+FFFD in place of its bytes: a secret the subscriber does
+    // not hold would sign every delivery.
+    for (const body of [
+      Buffer.from(`${fields}&hub.secret=%FF%FE`),
+      Buffer.concat([Buffer.from(`${fields}&hub.secret=caf`), Buffer.from([0xe9])]),
+      Buffer.from(`${fields}&hub.secret=100%`),
+      Buffer.from(`${fields}&hub.secret=%ZZ`),
+    ]) {
+      const response = await post(body);
+      expect(response.status, body.toString('latin1')).toBe(400);
+      expect(await response.text()).toContain('not valid percent-encoded UTF-8');
+    }
+    // Another callback: this one is verified.
+    const good = await post(
+      Buffer.from(
+        `${fieldsFor(subscriber.callback('/form-ok'))}&hub.secret=${encodeURIComponent('café €')}`,
+      ),
+    );
+    expect(good.status).toBe(202);
   });
 
   test('an oversized body is 413', async () => {
