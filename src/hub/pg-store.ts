@@ -383,8 +383,14 @@ export class PgHubStore implements HubStore {
         'UPDATE subscriptions SET failures = failures + 1 WHERE callback = $1 AND topic = $2 RETURNING failures',
         [d.callback, d.topic],
       );
-      const failures = rows[0]?.failures ?? maxFailures;
-      if (failures >= maxFailures) {
+      // Gone while the attempt was in flight (unsubscribed, say): nothing to count or retry.
+      const failures = rows[0]?.failures ?? 0;
+      if (rows.length === 0) {
+        await client.query('DELETE FROM deliveries WHERE callback = $1 AND topic = $2', [
+          d.callback,
+          d.topic,
+        ]);
+      } else if (failures >= maxFailures) {
         await client.query('DELETE FROM subscriptions WHERE callback = $1 AND topic = $2', [
           d.callback,
           d.topic,

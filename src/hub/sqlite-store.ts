@@ -375,7 +375,14 @@ export class SqliteHubStore implements HubStore {
           'UPDATE subscriptions SET failures = failures + 1 WHERE callback = ? AND topic = ? RETURNING failures',
         )
         .get(d.callback, d.topic) as Row | undefined;
-      const failures = row ? Number(row.failures) : maxFailures;
+      // Gone while the attempt was in flight (unsubscribed, say): nothing to count or retry.
+      if (!row) {
+        this.#db
+          .prepare('DELETE FROM deliveries WHERE callback = ? AND topic = ?')
+          .run(d.callback, d.topic);
+        return 0;
+      }
+      const failures = Number(row.failures);
       if (failures >= maxFailures) {
         this.#db
           .prepare('DELETE FROM subscriptions WHERE callback = ? AND topic = ?')

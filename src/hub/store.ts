@@ -107,7 +107,9 @@ export interface HubStore {
   completeDelivery(delivery: Delivery): Promise<void>;
   /**
    * A failed attempt: increments the subscription's failures. Below `maxFailures` the delivery is
-   * retried at `retryAt`; at `maxFailures` the subscription is removed. Returns the new failure count.
+   * retried at `retryAt`; at `maxFailures` the subscription is removed. Returns the new failure count,
+   * or 0 when the subscription is gone (removed while the attempt was in flight): its deliveries are
+   * dropped, and it is neither removed again nor told it was denied.
    */
   failDelivery(delivery: Delivery, retryAt: number, maxFailures: number): Promise<number>;
   /** Releases a claim without counting an attempt (e.g. the subscription has expired). */

@@ -96,6 +96,18 @@ export function testHubStoreContract(makeStore: () => Promise<HubStore>): void {
     expect(await store.nextDueAt()).toBeUndefined();
   });
 
+  test('a failed attempt for a subscription removed while it was in flight counts nothing', async () => {
+    const store = await makeStore();
+    await store.saveSubscription(makeSubscription());
+    await store.publish(version('v1'), null, 0);
+    const [delivery] = await store.claimDeliveries(0, 100, 10);
+    await store.deleteSubscription('https://sub.example/a', topic);
+    // Not "3 consecutive failures": the subscriber unsubscribed, it did not fail.
+    expect(await store.failDelivery(delivery!, 0, 3)).toBe(0);
+    expect(await store.claimDeliveries(1, 100, 10)).toEqual([]);
+    expect(await store.nextDueAt()).toBeUndefined();
+  });
+
   test('verifications of one callback and topic are handed out oldest first, one at a time', async () => {
     const store = await makeStore();
     const intent = {
