@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { HubContext } from './context.ts';
 import { describeReports, type TopicReport } from './publish.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { clientKey, RateLimiter } from './rate-limit.ts';
 import { HubRequestError, parseHubRequest, type HubRequest } from './requests.ts';
 
 export const CALLBACK_RATE_LIMIT_PER_MINUTE = 10;
@@ -109,7 +109,7 @@ export async function handleHubRequest(
   clientIp: string,
 ): Promise<HubAnswer> {
   const now = ctx.now();
-  const byIp = admission.byIp.take(clientIp, now);
+  const byIp = admission.byIp.take(clientKey(clientIp), now);
   if (!byIp.allowed)
     return tooMany(byIp.retryAfterSeconds, 'too many hub requests from this address');
   const request = parse(ctx, form);

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { RateLimiter } from './rate-limit.ts';
+import { clientKey, RateLimiter } from './rate-limit.ts';
 
 test('allows up to the limit per key within a window, then refuses with the seconds left', () => {
   const limiter = new RateLimiter(2, 60_000);
@@ -50,4 +50,23 @@ test('idle keys are forgotten, so the map stays bounded', () => {
   expect(limiter.size).toBe(500);
   limiter.take('late', 5_000);
   expect(limiter.size).toBe(1);
+});
+
+test('a client is limited by its IPv4 address, however written, or by its IPv6 /64', () => {
+  expect(clientKey('9.9.9.9')).toBe('9.9.9.9');
+  expect(clientKey('::ffff:9.9.9.9')).toBe('9.9.9.9');
+  expect(clientKey('::FFFF:9.9.9.9')).toBe('9.9.9.9');
+  expect(clientKey('::ffff:909:909')).toBe('9.9.9.9');
+  // One host is given a whole /64: every address in it is the same client.
+  expect(clientKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+  expect(clientKey('2001:0DB8:1:2::9')).toBe('2001:db8:1:2::/64');
+  expect(clientKey('2001:db8:1:3::9')).toBe('2001:db8:1:3::/64');
+  expect(clientKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+  expect(clientKey('unknown')).toBe('unknown');
+  const limiter = new RateLimiter(3, 60_000);
+  const answers = Array.from(
+    { length: 5 },
+    (_, i) => limiter.take(clientKey(`2001:db8:1:2::${i + 1}`), i).allowed,
+  );
+  expect(answers).toEqual([true, true, true, false, false]);
 });

@@ -2,10 +2,43 @@
 // instance. Each key keeps the times of its last `limit` accepted requests, so no window of
 // `windowMs` ever admits more than `limit` (a fixed window lets twice the limit through at its
 // edge). Refused requests are not recorded.
+import { isIPv6 } from 'node:net';
+
 export interface RateDecision {
   allowed: boolean;
   /** Seconds until one more request would be accepted (for Retry-After). */
   retryAfterSeconds: number;
+}
+
+/**
+ * The key a client address is limited under: an IPv4 address as it is (an IPv4-mapped IPv6 one,
+ * ::ffff:a.b.c.d, as a.b.c.d), an IPv6 address by its /64 network. One host is given a whole /64,
+ * so keyed by the full address one client could take a fresh limit with every request.
+ */
+export function clientKey(address: string): string {
+  const bare = address.replace(/%.*$/, '').toLowerCase();
+  if (!isIPv6(bare)) return address;
+  let text = bare;
+  // A dotted IPv4 tail (::ffff:1.2.3.4, 64:ff9b::1.2.3.4) as its two groups.
+  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (tail) {
+    const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', rest] = text.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = rest === undefined || rest === '' ? [] : rest.split(':');
+  const groups = [
+    ...left,
+    ...Array<string>(8 - left.length - right.length).fill('0'),
+    ...right,
+  ].map((group) => Number.parseInt(group, 16));
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 /** Keys kept at most; beyond it idle keys are dropped first, then the oldest ones. */

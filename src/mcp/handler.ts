@@ -5,7 +5,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpDeps } from './deps.ts';
 import { problemOf, type JsonRpcId } from './messages.ts';
-import { RateLimiter } from '../hub/rate-limit.ts';
+import { clientKey, RateLimiter } from '../hub/rate-limit.ts';
 import { readBounded, webChunks } from '../http/bounded-body.ts';
 import {
   CORS_HEADERS,
@@ -201,7 +201,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
         );
     }
     if (limiter) {
-      const key = context.clientAddress ?? 'unknown';
+      const key = clientKey(context.clientAddress ?? 'unknown');
       const decision = limiter.take(key, now(), Math.min(messages.length, MCP_MAX_BATCH));
       if (!decision.allowed)
         return jsonRpcError(
