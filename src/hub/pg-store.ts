@@ -164,6 +164,43 @@ export class PgHubStore implements HubStore {
     );
   }
 
+  async saveSubscriptionWithinCap(
+    s: Subscription,
+    maxForHost: number,
+    now: number,
+  ): Promise<boolean> {
+    return this.#transaction(async (client) => {
+      // One host's saves wait for each other, across instances, until the transaction ends.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+        `subscriptions-of ${s.callbackHost}`,
+      ]);
+      const { rows } = await client.query<{ existing: boolean; active: string }>(
+        `SELECT EXISTS (SELECT 1 FROM subscriptions WHERE callback = $1 AND topic = $2) AS existing,
+           (SELECT COUNT(*) FROM subscriptions WHERE callback_host = $3 AND expires_at > $4) AS active`,
+        [s.callback, s.topic, s.callbackHost, now],
+      );
+      if (!rows[0]!.existing && Number(rows[0]!.active) >= maxForHost) return false;
+      await client.query(
+        `INSERT INTO subscriptions (callback, topic, callback_host, secret, lease_seconds, expires_at, failures, verified_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (callback, topic) DO UPDATE SET callback_host = EXCLUDED.callback_host, secret = EXCLUDED.secret,
+           lease_seconds = EXCLUDED.lease_seconds, expires_at = EXCLUDED.expires_at, failures = EXCLUDED.failures,
+           verified_at = EXCLUDED.verified_at`,
+        [
+          s.callback,
+          s.topic,
+          s.callbackHost,
+          s.secret,
+          s.leaseSeconds,
+          s.expiresAt,
+          s.failures,
+          s.verifiedAt,
+        ],
+      );
+      return true;
+    });
+  }
+
   async deleteSubscription(callback: string, topic: string): Promise<void> {
     await this.#transaction(async (client) => {
       await client.query('DELETE FROM subscriptions WHERE callback = $1 AND topic = $2', [

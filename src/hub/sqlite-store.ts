@@ -136,6 +136,10 @@ export class SqliteHubStore implements HubStore {
   }
 
   async saveSubscription(s: Subscription): Promise<void> {
+    this.#upsertSubscription(s);
+  }
+
+  #upsertSubscription(s: Subscription): void {
     this.#db
       .prepare(
         `INSERT INTO subscriptions (callback, topic, callback_host, secret, lease_seconds, expires_at, failures, verified_at)
@@ -154,6 +158,28 @@ export class SqliteHubStore implements HubStore {
         s.failures,
         s.verifiedAt,
       );
+  }
+
+  async saveSubscriptionWithinCap(
+    s: Subscription,
+    maxForHost: number,
+    now: number,
+  ): Promise<boolean> {
+    return this.#transaction(() => {
+      const existing = this.#db
+        .prepare('SELECT 1 FROM subscriptions WHERE callback = ? AND topic = ?')
+        .get(s.callback, s.topic);
+      if (!existing) {
+        const row = this.#db
+          .prepare(
+            'SELECT COUNT(*) AS n FROM subscriptions WHERE callback_host = ? AND expires_at > ?',
+          )
+          .get(s.callbackHost, now) as Row;
+        if (Number(row.n) >= maxForHost) return false;
+      }
+      this.#upsertSubscription(s);
+      return true;
+    });
   }
 
   async deleteSubscription(callback: string, topic: string): Promise<void> {

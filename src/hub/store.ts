@@ -73,6 +73,16 @@ export interface HubStore {
   getSubscription(callback: string, topic: string): Promise<Subscription | undefined>;
   /** Creates or replaces the subscription (a re-subscription renews the lease and resets failures). */
   saveSubscription(subscription: Subscription): Promise<void>;
+  /**
+   * Saves a verified subscription unless it is new and its callback host already has `maxForHost`
+   * active ones (at `now`); true when saved. One check-and-save, so that verifications finishing
+   * together (on any instance) cannot take a host past the cap.
+   */
+  saveSubscriptionWithinCap(
+    subscription: Subscription,
+    maxForHost: number,
+    now: number,
+  ): Promise<boolean>;
   /** Removes the subscription and any delivery queued for it. */
   deleteSubscription(callback: string, topic: string): Promise<void>;
   countActiveSubscriptionsForHost(callbackHost: string, now: number): Promise<number>;

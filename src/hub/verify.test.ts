@@ -76,6 +76,25 @@ describe('subscribe', () => {
   });
 });
 
+describe('the per-host cap', () => {
+  test('a verification that finds its host full saves nothing and tells the callback why', async () => {
+    // Admitted while the host had room; two others for the host were verified since.
+    hub = testContext({ now: () => clock, maxSubscriptionsPerHost: 2 });
+    await subscribe(hub, 'https://sub.example/one', FEED);
+    await subscribe(hub, 'https://sub.example/two', FEED);
+    await verify('subscribe');
+    expect(await hub.store.getSubscription(CALLBACK, FEED)).toBeUndefined();
+    const [denied] = hub.fetcher.gets(CALLBACK, 'denied');
+    expect(denied!.url.searchParams.get('hub.reason')).toBe(
+      'the callback host sub.example has the most subscriptions allowed',
+    );
+    // A subscription the host already has is renewed, cap or not.
+    await subscribe(hub, CALLBACK, FEED, { leaseSeconds: 60 });
+    await verify('subscribe', 7200);
+    expect((await hub.store.getSubscription(CALLBACK, FEED))?.leaseSeconds).toBe(7200);
+  });
+});
+
 describe('unsubscribe', () => {
   test('a verified unsubscribe removes the subscription and sends no lease', async () => {
     await subscribe(hub, CALLBACK, FEED);

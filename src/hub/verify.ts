@@ -44,16 +44,26 @@ async function askCallback(
 async function applyIntent(ctx: HubContext, intent: PendingVerification, host: string) {
   const now = ctx.now();
   if (intent.mode === 'subscribe') {
-    await ctx.store.saveSubscription({
-      callback: intent.callback,
-      topic: intent.topic,
-      callbackHost: host,
-      secret: intent.secret,
-      leaseSeconds: intent.leaseSeconds,
-      expiresAt: now + intent.leaseSeconds * 1000,
-      failures: 0,
-      verifiedAt: now,
-    });
+    const saved = await ctx.store.saveSubscriptionWithinCap(
+      {
+        callback: intent.callback,
+        topic: intent.topic,
+        callbackHost: host,
+        secret: intent.secret,
+        leaseSeconds: intent.leaseSeconds,
+        expiresAt: now + intent.leaseSeconds * 1000,
+        failures: 0,
+        verifiedAt: now,
+      },
+      ctx.maxSubscriptionsPerHost,
+      now,
+    );
+    // The request was admitted under the cap, but others for the host were verified first.
+    if (!saved) {
+      const reason = `the callback host ${host} has the most subscriptions allowed`;
+      ctx.onEvent({ kind: 'removal', callback: intent.callback, topic: intent.topic, reason });
+      await sendDenied(ctx, intent.callback, intent.topic, reason);
+    }
     return;
   }
   await ctx.store.deleteSubscription(intent.callback, intent.topic);

@@ -108,6 +108,35 @@ export function testHubStoreContract(makeStore: () => Promise<HubStore>): void {
     expect(await store.nextDueAt()).toBeUndefined();
   });
 
+  test('a capped save adds no new subscription past the cap, and renews one that exists', async () => {
+    const store = await makeStore();
+    const at = (callback: string) =>
+      makeSubscription({ callback: `https://sub.example/${callback}` });
+    expect(await store.saveSubscriptionWithinCap(at('a'), 2, 0)).toBe(true);
+    expect(await store.saveSubscriptionWithinCap(at('b'), 2, 0)).toBe(true);
+    expect(await store.saveSubscriptionWithinCap(at('c'), 2, 0)).toBe(false);
+    expect(await store.getSubscription('https://sub.example/c', topic)).toBeUndefined();
+    expect(await store.saveSubscriptionWithinCap({ ...at('a'), leaseSeconds: 60 }, 2, 0)).toBe(
+      true,
+    );
+    expect((await store.getSubscription('https://sub.example/a', topic))?.leaseSeconds).toBe(60);
+    // Saves at the same moment still stop at the cap.
+    const results = await Promise.all(
+      ['d', 'e', 'f'].map((c) =>
+        store.saveSubscriptionWithinCap(
+          makeSubscription({
+            callback: `https://other.example/${c}`,
+            callbackHost: 'other.example',
+          }),
+          2,
+          0,
+        ),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(2);
+    expect(await store.countActiveSubscriptionsForHost('other.example', 0)).toBe(2);
+  });
+
   test('verifications of one callback and topic are handed out oldest first, one at a time', async () => {
     const store = await makeStore();
     const intent = {
