@@ -11,6 +11,7 @@ import { writeManifest } from '../src/build/manifest.ts';
 import { writeSearchFiles } from '../src/build/search-files.ts';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import { ContentError, loadContent } from '../src/content/load-content.ts';
+import { formatProblem } from '../src/content/problems.ts';
 import { contentLastModified } from '../src/content/last-modified.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const content = await loadContent({ contentDir: config.CONTENT_DIR, siteUrl: config.SITE_URL });
   for (const skipped of content.skipped) console.log(`skipped ${skipped.file}: ${skipped.reason}`);
+  for (const warning of content.warnings) console.warn(`warning ${formatProblem(warning)}`);
   const site = await createBuildSite(config.SITE_URL, content);
   provideBuildSite(site);
 

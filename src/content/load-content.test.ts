@@ -1061,6 +1061,38 @@ describe('files as they come from editors and file systems', () => {
   });
 });
 
+test('a date in the future, or a verification before the review, is published with a warning', async () => {
+  const dir = await makeContentDir();
+  await writeReview(dir, 'typo', makeFrontMatter({ date: '2052-05-01' }));
+  await writeReview(
+    dir,
+    'early',
+    makeFrontMatter({
+      date: '2024-05-01',
+      verified_on: '2024-04-01',
+      reply: { date: '2026-11-28', text: 'Thanks!' },
+    }),
+  );
+  const content = await loadContent({ contentDir: dir, siteUrl: SITE_URL, today: '2026-11-27' });
+  expect(content.reviews.map((r) => r.id).sort()).toEqual(['early', 'typo']);
+  expect(content.warnings).toEqual([
+    {
+      file: shown(dir, 'reviews/early.md'),
+      field: 'verified_on',
+      message: "2024-04-01 is before the review's date (2024-05-01)",
+    },
+    {
+      file: shown(dir, 'reviews/typo.md'),
+      field: 'date',
+      message:
+        "2052-05-01 is in the future (the build ran on 2026-11-27): a typo? It is published as written, and the newest review date sets the insights' 12-month window",
+    },
+  ]);
+  // A reply dated the next day is no typo: the business's time zone may be a day ahead of UTC.
+  const later = await loadContent({ contentDir: dir, siteUrl: SITE_URL, today: '2052-05-01' });
+  expect(later.warnings.map((w) => w.field)).toEqual(['verified_on']);
+});
+
 test('a technician or service listed twice is published once', async () => {
   const dir = await makeContentDir();
   await writeReview(

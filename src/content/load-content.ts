@@ -4,7 +4,13 @@
 // the cross-references of references.ts, check-editorial.ts, the lexicon), and map each verified
 // review to its published record (published-review.ts).
 import path from 'node:path';
-import { BusinessSchema, compareNewestFirst, type Business, type Review } from '../core/review.ts';
+import {
+  BusinessSchema,
+  compareNewestFirst,
+  type Business,
+  type Review,
+  type ReviewFrontMatter,
+} from '../core/review.ts';
 import type { InsightsEditorial } from '../core/insights/editorial.ts';
 import type { Lexicon } from '../core/insights/lexicon.ts';
 import { checkEditorial } from './check-editorial.ts';
@@ -33,6 +39,11 @@ export interface SiteContent {
   /** Published (verified) reviews, newest first. */
   reviews: Review[];
   skipped: SkippedReview[];
+  /**
+   * What is published but looks wrong (a date in the future, a verification before the review):
+   * the build says so and goes on, since the same content must build the same way on any day.
+   */
+  warnings: ContentProblem[];
   editorial: InsightsEditorial;
   /** The aspect lexicon, content/insights/lexicon.json (empty without the file). */
   lexicon: Lexicon;
@@ -41,6 +52,42 @@ export interface SiteContent {
 export interface LoadContentOptions {
   contentDir: string;
   siteUrl: string;
+  /** The build's date, YYYY-MM-DD (default: today, UTC): dates after the next day are warned of. */
+  today?: string;
+}
+
+/** The day after `date` (YYYY-MM-DD). */
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * A published review's dates that look like typos: after the build's next day (a review's own
+ * time zone may already be a day ahead of UTC), or a verification before the review was written.
+ */
+function dateWarnings(file: string, review: ReviewFrontMatter, today: string): ContentProblem[] {
+  const latest = nextDay(today);
+  const warnings: ContentProblem[] = [];
+  const dates: [string, string | undefined][] = [
+    ['date', review.date],
+    ['updated', review.updated],
+    ['reply.date', review.reply?.date],
+    ['verified_on', review.verified_on],
+  ];
+  for (const [field, value] of dates)
+    if (value !== undefined && value > latest)
+      warnings.push({
+        file,
+        field,
+        message: `${value} is in the future (the build ran on ${today}): a typo? It is published as written, and the newest review date sets the insights' 12-month window`,
+      });
+  if (review.verified_on !== undefined && review.verified_on < review.date)
+    warnings.push({
+      file,
+      field: 'verified_on',
+      message: `${review.verified_on} is before the review's date (${review.date})`,
+    });
+  return warnings;
 }
 
 /**
@@ -74,6 +121,7 @@ interface CheckedReviews {
   reviews: Review[];
   skipped: SkippedReview[];
   problems: ContentProblem[];
+  warnings: ContentProblem[];
 }
 
 /** Every review file checked; the verified, valid ones published, the unverified ones skipped. */
@@ -81,6 +129,7 @@ function checkReviews(
   sources: ContentSources,
   business: Business,
   siteUrl: string,
+  today: string,
 ): CheckedReviews {
   const ids = businessIds(business);
   const checkId = createReviewIdCheck();
@@ -88,6 +137,7 @@ function checkReviews(
     reviews: [],
     skipped: sources.skippedFiles.map(({ file, reason }) => ({ file: shownPath(file), reason })),
     problems: [],
+    warnings: [],
   };
   if (sources.reviewsProblem !== undefined)
     checked.problems.push({
@@ -111,6 +161,7 @@ function checkReviews(
       checked.skipped.push({ file, reason });
       continue;
     }
+    checked.warnings.push(...dateWarnings(file, frontMatter, today));
     const verified = { ...frontMatter, verification: frontMatter.verification };
     checked.reviews.push(
       toPublishedReview({ id, frontMatter: verified, text }, siteUrl, ids.technicianNames),
@@ -122,14 +173,27 @@ function checkReviews(
 export async function loadContent({
   contentDir,
   siteUrl,
+  today = new Date().toISOString().slice(0, 10),
 }: LoadContentOptions): Promise<SiteContent> {
   const sources = await readContent(contentDir);
   const business = checkBusiness(sources);
-  const { reviews, skipped, problems: reviewProblems } = checkReviews(sources, business, siteUrl);
+  const {
+    reviews,
+    skipped,
+    warnings,
+    problems: reviewProblems,
+  } = checkReviews(sources, business, siteUrl, today);
   const editorial = checkEditorial(sources);
   const lexicon = await loadLexicon(contentDir);
   const problems = [...reviewProblems, ...editorial.problems, ...lexicon.problems];
   if (problems.length > 0) throw new ContentError(problems);
   reviews.sort(compareNewestFirst);
-  return { business, reviews, skipped, editorial: editorial.value, lexicon: lexicon.lexicon };
+  return {
+    business,
+    reviews,
+    skipped,
+    warnings,
+    editorial: editorial.value,
+    lexicon: lexicon.lexicon,
+  };
 }
