@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   await rename(staging, distDir);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
-    `built ${content.reviews.length} reviews (${content.skipped.length} skipped), ${Object.keys(manifest.files).length} files into ${distDir} in ${seconds}s`,
+    `built ${content.reviews.length} ${content.reviews.length === 1 ? 'review' : 'reviews'} (${content.skipped.length} skipped), ${Object.keys(manifest.files).length} files into ${distDir} in ${seconds}s`,
   );
 }
 

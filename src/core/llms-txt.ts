@@ -16,7 +16,7 @@ export function renderLlmsTxt({ siteUrl, business, reviewCount }: LlmsTxtContext
   const services = business.services.map((service) => `\`${service.id}\``).join(', ');
   return `# ${business.name}: verified customer reviews
 
-> Open, read-only data about the ${reviewCount} verified customer reviews of ${business.name}, a roofing business in ${business.address.locality}, ${business.address.region}. No key, no account, CORS open. Every review was checked against a job record, an invitation link, the platform or by hand.
+> Open, read-only data about the ${reviewCount} verified customer ${reviewCount === 1 ? 'review' : 'reviews'} of ${business.name}, a roofing business in ${business.address.locality}, ${business.address.region}. No key, no account, CORS open. Every review was checked against a job record, an invitation link, the platform or by hand.
 
 ## Datasets
 

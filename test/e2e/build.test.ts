@@ -336,3 +336,21 @@ describe('bad content', () => {
     expect(await readFile(path.join(dir, 'notes.txt'), 'utf8')).toBe('keep me');
   });
 });
+
+test('a business with one review is told of it in the singular', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'one-review-'));
+  await cp(FIXTURE_CONTENT, dir, { recursive: true });
+  for (const file of await readdir(path.join(dir, 'reviews')))
+    if (file !== '2024-05-01-new-roof.md') await rm(path.join(dir, 'reviews', file));
+  const dist = distPath('build-test-one-review');
+  await rm(dist, { recursive: true, force: true });
+  const result = await runBuild({ CONTENT_DIR: dir, DIST_DIR: dist, SITE_URL: FIXTURE_SITE_URL });
+  await rm(dir, { recursive: true, force: true });
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stdout).toMatch(/^built 1 review \(0 skipped\)/m);
+  const home = await readFile(path.join(dist, 'client', 'index.html'), 'utf8');
+  expect(home).toContain('All 1 verified review.');
+  expect(home).not.toMatch(/newest of|1 verified reviews/);
+  const llms = await readFile(path.join(dist, 'client', 'llms.txt'), 'utf8');
+  expect(llms).toContain('the 1 verified customer review of');
+}, 300_000);
