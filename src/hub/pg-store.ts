@@ -201,16 +201,17 @@ export class PgHubStore implements HubStore {
     });
   }
 
-  async deleteSubscription(callback: string, topic: string): Promise<void> {
-    await this.#transaction(async (client) => {
-      await client.query('DELETE FROM subscriptions WHERE callback = $1 AND topic = $2', [
-        callback,
-        topic,
-      ]);
+  async deleteSubscription(callback: string, topic: string): Promise<boolean> {
+    return this.#transaction(async (client) => {
+      const { rowCount } = await client.query(
+        'DELETE FROM subscriptions WHERE callback = $1 AND topic = $2',
+        [callback, topic],
+      );
       await client.query('DELETE FROM deliveries WHERE callback = $1 AND topic = $2', [
         callback,
         topic,
       ]);
+      return (rowCount ?? 0) > 0;
     });
   }
 

@@ -33,6 +33,21 @@ describe('parseHubRequest', () => {
     });
     if (request.kind === 'intent') expect(request.callback.href).toBe('https://sub.example/cb?x=1');
   });
+  test('a callback has one spelling: escaped unreserved characters and an empty query are dropped', () => {
+    const callbackOf = (callback: string) => {
+      const request = parse([['hub.callback', callback], ...base.slice(1)]);
+      return request.kind === 'intent' ? request.callback.href : undefined;
+    };
+    for (const spelling of [
+      'https://sub.example/eq1',
+      'https://sub.example/eq1?',
+      'https://sub.example/%65q%31',
+    ])
+      expect(callbackOf(spelling)).toBe('https://sub.example/eq1');
+    expect(callbackOf('https://sub.example/a%2Fb?x=%41&y=%2F')).toBe(
+      'https://sub.example/a%2Fb?x=A&y=%2F',
+    );
+  });
   test('leases are clamped to the bounds', () => {
     expect(parse([...base, ['hub.lease_seconds', '60']])).toMatchObject({ leaseSeconds: 3600 });
     expect(parse([...base, ['hub.lease_seconds', '86400']])).toMatchObject({ leaseSeconds: 86400 });

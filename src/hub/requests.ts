@@ -86,6 +86,11 @@ function parseCallback(value: string): URL {
   // Port 0 is no port: a connection to it goes to the scheme's default (443) instead.
   if (url.port === '0') throw new HubRequestError(400, 'hub.callback must not use port 0');
   url.hash = '';
+  // One spelling per callback (RFC 3986 §6.2.2): "/%65q1" is "/eq1", and "/eq1?" (an empty query)
+  // is "/eq1". The verification GET cannot tell them apart, so an unsubscribe in either spelling
+  // must remove the subscription made in the other.
+  url.pathname = decodeUnreserved(url.pathname);
+  url.search = decodeUnreserved(url.search);
   return url;
 }
 

@@ -182,14 +182,15 @@ export class SqliteHubStore implements HubStore {
     });
   }
 
-  async deleteSubscription(callback: string, topic: string): Promise<void> {
-    this.#transaction(() => {
-      this.#db
+  async deleteSubscription(callback: string, topic: string): Promise<boolean> {
+    return this.#transaction(() => {
+      const removed = this.#db
         .prepare('DELETE FROM subscriptions WHERE callback = ? AND topic = ?')
-        .run(callback, topic);
+        .run(callback, topic).changes;
       this.#db
         .prepare('DELETE FROM deliveries WHERE callback = ? AND topic = ?')
         .run(callback, topic);
+      return Number(removed) > 0;
     });
   }
 

@@ -83,8 +83,8 @@ export interface HubStore {
     maxForHost: number,
     now: number,
   ): Promise<boolean>;
-  /** Removes the subscription and any delivery queued for it. */
-  deleteSubscription(callback: string, topic: string): Promise<void>;
+  /** Removes the subscription and any delivery queued for it; true when there was one. */
+  deleteSubscription(callback: string, topic: string): Promise<boolean>;
   countActiveSubscriptionsForHost(callbackHost: string, now: number): Promise<number>;
   /** Drops subscriptions whose lease has run out, and their queued deliveries. */
   purgeExpired(now: number): Promise<number>;

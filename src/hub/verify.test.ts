@@ -104,6 +104,14 @@ describe('unsubscribe', () => {
     expect(await hub.store.getSubscription(CALLBACK, FEED)).toBeUndefined();
   });
 
+  test('a verified unsubscribe of nothing reports no removal', async () => {
+    await verify('unsubscribe');
+    expect(hub.events.filter((event) => event.kind === 'removal')).toEqual([]);
+    await subscribe(hub, CALLBACK, FEED);
+    await verify('unsubscribe');
+    expect(hub.events.filter((event) => event.kind === 'removal')).toHaveLength(1);
+  });
+
   test('a failed verification leaves the existing subscription as it was', async () => {
     await subscribe(hub, CALLBACK, FEED, { leaseSeconds: 7200 });
     const before = await hub.store.getSubscription(CALLBACK, FEED);

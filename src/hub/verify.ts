@@ -66,7 +66,8 @@ async function applyIntent(ctx: HubContext, intent: PendingVerification, host: s
     }
     return;
   }
-  await ctx.store.deleteSubscription(intent.callback, intent.topic);
+  // An unsubscribe of nothing (never subscribed, or gone already) removes nothing to report.
+  if (!(await ctx.store.deleteSubscription(intent.callback, intent.topic))) return;
   ctx.onEvent({
     kind: 'removal',
     callback: intent.callback,

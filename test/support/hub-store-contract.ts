@@ -101,7 +101,8 @@ export function testHubStoreContract(makeStore: () => Promise<HubStore>): void {
     await store.saveSubscription(makeSubscription());
     await store.publish(version('v1'), null, 0);
     const [delivery] = await store.claimDeliveries(0, 100, 10);
-    await store.deleteSubscription('https://sub.example/a', topic);
+    expect(await store.deleteSubscription('https://sub.example/a', topic)).toBe(true);
+    expect(await store.deleteSubscription('https://sub.example/a', topic)).toBe(false);
     // Not "3 consecutive failures": the subscriber unsubscribed, it did not fail.
     expect(await store.failDelivery(delivery!, 0, 3)).toBe(0);
     expect(await store.claimDeliveries(1, 100, 10)).toEqual([]);
