@@ -4,6 +4,31 @@
 
 export type IntentMode = 'subscribe' | 'unsubscribe';
 
+/** SQLite's result codes for a database another connection holds (SQLITE_BUSY, SQLITE_LOCKED). */
+const SQLITE_BUSY_CODES = new Set([5, 6]);
+/** Connection failures, and PostgreSQL's "shutting down", "starting up" and "too many clients". */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P03',
+  '53300',
+]);
+
+/**
+ * Whether a store's error means it cannot answer right now (locked by another process, such as a
+ * backup, or unreachable), which is a 503 to retry, not a fault of the request or the server.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'StoreUnavailableError') return true;
+  const { code, errcode } = error as Error & { code?: unknown; errcode?: unknown };
+  if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number')
+    return SQLITE_BUSY_CODES.has(errcode & 0xff);
+  return typeof code === 'string' && UNREACHABLE_CODES.has(code);
+}
+
 export interface Subscription {
   callback: string;
   topic: string;

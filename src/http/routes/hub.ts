@@ -1,6 +1,7 @@
 // POST /api/websub/hub: reads the form (bounded), hands it to the hub, answers in plain text.
 import type { Request, Response } from 'express';
 import type { Hub } from '../../hub/hub.ts';
+import { isStoreUnavailable } from '../../hub/store.ts';
 import { CONTENT_TYPES } from '../../core/site.ts';
 import { clientAddress, type TrustProxy } from '../client-address.ts';
 import { nodeChunks, readBounded } from '../bounded-body.ts';
@@ -16,6 +17,9 @@ import {
 export const HUB_MAX_BODY_BYTES = 16 * 1024;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+export const STORE_UNAVAILABLE_MESSAGE =
+  "the hub's store is busy or unreachable; nothing was recorded, retry in a few seconds";
 
 export const MALFORMED_FORM_MESSAGE =
   'the form body is not valid percent-encoded UTF-8: escape each byte as % and two hex digits, and write % itself as %25';
@@ -78,7 +82,13 @@ export function createHubRoute(hub: Hub, trust: TrustProxy) {
     }
     const form = formOf(bytes);
     if (form === undefined) return sendText(res, 400, MALFORMED_FORM_MESSAGE);
-    const answer = await hub.handle(form, clientAddress(req, trust));
+    let answer;
+    try {
+      answer = await hub.handle(form, clientAddress(req, trust));
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      return sendText(res, 503, STORE_UNAVAILABLE_MESSAGE, { 'Retry-After': '5' });
+    }
     sendText(res, answer.status, answer.body, answer.headers);
   };
 }
