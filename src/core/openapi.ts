@@ -92,6 +92,35 @@ function readOperation(
   };
 }
 
+/** GET /healthz's body. */
+function healthSchema(): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['status', 'reviews', 'store'],
+    properties: {
+      status: { enum: ['ok', 'unavailable'] },
+      reviews: { type: 'integer', minimum: 0, description: 'reviews published by this build' },
+      store: {
+        description: "the WebSub hub's store (null when the server runs without a hub)",
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['store', 'ok'],
+            properties: {
+              store: { enum: ['sqlite', 'postgres'] },
+              ok: { type: 'boolean' },
+              detail: { type: 'string', description: 'why the store does not answer' },
+            },
+          },
+        ],
+      },
+    },
+  };
+}
+
 /** JSON Feed 1.1 (https://jsonfeed.org/version/1.1) as this service writes it. */
 function jsonFeedSchema(): JsonSchema {
   const author = {
@@ -474,6 +503,29 @@ export function buildOpenApiDocument({
               'too many requests from this address or for this callback',
               retryAfter,
             ),
+            '503': textResponse(
+              "the hub's store is locked or unreachable; nothing was recorded",
+              retryAfter,
+            ),
+          },
+        },
+      },
+      [PATHS.health]: {
+        get: {
+          operationId: 'getHealth',
+          summary: 'Liveness and the WebSub hub store',
+          description:
+            'For load balancers and orchestrators: 200 while the hub store answers, 503 when it does not. Never cached.',
+          responses: {
+            '200': {
+              description: 'the server and its hub store answer',
+              content: { [CONTENT_TYPES.json]: { schema: ref('Health') } },
+            },
+            '400': unreadable,
+            '503': {
+              description: 'the hub store does not answer',
+              content: { [CONTENT_TYPES.json]: { schema: ref('Health') } },
+            },
           },
         },
       },
@@ -488,6 +540,7 @@ export function buildOpenApiDocument({
         OpenApiDocument: openApiDocumentSchema(),
         ...jsonRpcSchemas(),
         Error: toSchema(ErrorBodySchema),
+        Health: healthSchema(),
       },
     },
   };

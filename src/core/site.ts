@@ -12,6 +12,7 @@ export const PATHS = {
   since: '/api/reviews/since',
   mcp: '/mcp',
   hub: '/api/websub/hub',
+  health: '/healthz',
   /** Page 1 of the paginated review listing; later pages are `listingPagePath(n)`. */
   listing: '/reviews/',
   sitemap: '/sitemap.xml',

@@ -178,7 +178,7 @@ function createApp(options: AppOptions, parts: SharedParts): express.Express {
     ),
   );
 
-  app.get('/healthz', createHealthRoute(site.index.count, options.health));
+  app.get(PATHS.health, createHealthRoute(site.index.count, options.health));
 
   // The hub reads its own bounded form and answers in plain text (docs/decisions.md#websub-hub).
   if (options.hub) {

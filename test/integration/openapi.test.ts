@@ -67,6 +67,7 @@ test('describes every endpoint', () => {
     PATHS.llms,
     PATHS.mcp,
     PATHS.hub,
+    PATHS.health,
   ]) {
     expect(described).toContain(urlPath);
   }
@@ -85,6 +86,7 @@ test.each([
   ['Error', `${PATHS.search}?rating=9`],
   ['JsonFeed', PATHS.jsonFeed],
   ['OpenApiDocument', PATHS.openapi],
+  ['Health', PATHS.health],
 ])('the %s schema accepts the real body of %s', async (name, urlPath) => {
   const body = await (await fetch(`${server.url}${urlPath}`)).json();
   const validate = ajv().compile(doc.components.schemas[name]!);
