@@ -325,7 +325,7 @@ describe('review rating, text and enums', () => {
     await expectOnlyProblem(dir, {
       file: shown(dir, 'reviews/no-author.md'),
       field: 'author',
-      message: /expected string, received undefined/,
+      message: 'is required (expected string)',
     });
   });
 });
@@ -361,7 +361,7 @@ describe('review files and front matter', () => {
     const problems = await problemsOf(dir);
     const file = shown(dir, 'reviews/typo.md');
     expect(problems).toEqual([
-      { file, field: 'rating', message: 'Invalid input: expected number, received undefined' },
+      { file, field: 'rating', message: 'is required (expected number)' },
       { file, field: 'ratng', message: 'unknown key "ratng"; did you mean "rating"?' },
     ]);
   });
@@ -386,7 +386,7 @@ describe('review files and front matter', () => {
     const problems = await problemsOf(dir);
     const file = shown(dir, 'reviews/reply-typo.md');
     expect(problems).toEqual([
-      { file, field: 'reply.text', message: 'Invalid input: expected string, received undefined' },
+      { file, field: 'reply.text', message: 'is required (expected string)' },
       { file, field: 'reply.txt', message: 'unknown key "txt"; did you mean "text"?' },
     ]);
   });
@@ -448,7 +448,7 @@ describe('business.json', () => {
     await expectOnlyProblem(dir, {
       file: shown(dir, 'business.json'),
       field: 'name',
-      message: 'Invalid input: expected string, received undefined',
+      message: 'is required (expected string)',
     });
   });
 
@@ -459,7 +459,7 @@ describe('business.json', () => {
     await expectOnlyProblem(dir, {
       file: shown(dir, 'business.json'),
       field: 'address.locality',
-      message: 'Invalid input: expected string, received undefined',
+      message: 'is required (expected string)',
     });
   });
 
@@ -581,7 +581,7 @@ describe('insights/faq.json', () => {
     await expectOnlyProblem(dir, {
       file: shown(dir, 'insights/faq.json'),
       field: '0.answer',
-      message: 'Invalid input: expected string, received undefined',
+      message: 'is required (expected string)',
     });
   });
 

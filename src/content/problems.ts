@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { editDistance } from '../core/edit-distance.ts';
+import { issueText } from '../core/errors.ts';
 
 export interface ContentProblem {
   file: string;
@@ -128,7 +129,8 @@ export function problemsFromZod(
       }));
     }
     const given = 'input' in options ? valueAt(options.input, issue.path) : undefined;
-    const message = typeof given === 'string' ? `${issue.message} (got "${given}")` : issue.message;
+    const text = issueText(issue);
+    const message = typeof given === 'string' ? `${text} (got "${given}")` : text;
     return [{ file, field: fieldOf(issue.path), message }];
   });
 }

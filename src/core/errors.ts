@@ -18,13 +18,39 @@ export class ValidationError extends Error {
   }
 }
 
+/**
+ * A zod issue's words, said plainly where zod's are generic: a field that is not there is "is
+ * required (expected string)", not "Invalid input: expected string, received undefined".
+ */
+export function issueText(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined'))
+    return `is required (expected ${issue.expected})`;
+  return issue.message;
+}
+
 /** zod issues reduced to the wire shape `{path, code, message}`. */
 export function toIssues(error: z.ZodError): Issue[] {
   return error.issues.map((issue) => ({
     path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
     code: issue.code,
-    message: issue.message,
+    message: issueText(issue),
   }));
+}
+
+/**
+ * A tool's argument issues: as toIssues, but an unknown key is an issue of its own, at the key
+ * ("colour: is not an argument of this tool"), so every issue reads `<field>: <reason>`.
+ */
+export function argumentIssues(error: z.ZodError): Issue[] {
+  return toIssues(error).flatMap((issue, index) => {
+    const raw = error.issues[index];
+    if (raw?.code !== 'unrecognized_keys') return [issue];
+    return raw.keys.map((key) => ({
+      path: [...issue.path, key],
+      code: 'unrecognized_keys',
+      message: 'is not an argument of this tool',
+    }));
+  });
 }
 
 /** Answers list at most this many issues, so a request with thousands of faults stays cheap. */

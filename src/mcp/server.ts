@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { z } from 'zod';
-import { describeIssues, toIssues } from '../core/errors.ts';
+import { argumentIssues, describeIssues, toIssues } from '../core/errors.ts';
 import type { McpDeps } from './deps.ts';
 import { toolError } from './tool-result.ts';
 import { listedOutputSchema, outputSchemaResourceUri, toolJsonSchema } from './tool-schemas.ts';
@@ -141,7 +141,7 @@ function installToolHandlers(
       );
     const parsed = await (tool.inputSchema as z.ZodType).safeParseAsync(args ?? {});
     if (!parsed.success)
-      return toolError(`Invalid arguments: ${describeIssues(toIssues(parsed.error))}`);
+      return toolError(`Invalid arguments: ${describeIssues(argumentIssues(parsed.error))}`);
     const result = await (tool.handler as ToolHandler)(parsed.data, extra);
     if (!result.isError && tool.outputSchema) {
       const checked = (tool.outputSchema as z.ZodType).safeParse(result.structuredContent);
