@@ -144,8 +144,9 @@ export class PgHubStore implements HubStore {
     return rows[0] ? toSubscription(rows[0]) : undefined;
   }
 
-  async saveSubscription(s: Subscription): Promise<void> {
-    await this.#pool.query(
+  /** Inserts or replaces one subscription, on the pool or inside a transaction's client. */
+  async #upsertSubscription(db: pg.Pool | pg.PoolClient, s: Subscription): Promise<void> {
+    await db.query(
       `INSERT INTO subscriptions (callback, topic, callback_host, secret, lease_seconds, expires_at, failures, verified_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (callback, topic) DO UPDATE SET callback_host = EXCLUDED.callback_host, secret = EXCLUDED.secret,
@@ -164,6 +165,10 @@ export class PgHubStore implements HubStore {
     );
   }
 
+  async saveSubscription(s: Subscription): Promise<void> {
+    await this.#upsertSubscription(this.#pool, s);
+  }
+
   async saveSubscriptionWithinCap(
     s: Subscription,
     maxForHost: number,
@@ -180,23 +185,7 @@ export class PgHubStore implements HubStore {
         [s.callback, s.topic, s.callbackHost, now],
       );
       if (!rows[0]!.existing && Number(rows[0]!.active) >= maxForHost) return false;
-      await client.query(
-        `INSERT INTO subscriptions (callback, topic, callback_host, secret, lease_seconds, expires_at, failures, verified_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (callback, topic) DO UPDATE SET callback_host = EXCLUDED.callback_host, secret = EXCLUDED.secret,
-           lease_seconds = EXCLUDED.lease_seconds, expires_at = EXCLUDED.expires_at, failures = EXCLUDED.failures,
-           verified_at = EXCLUDED.verified_at`,
-        [
-          s.callback,
-          s.topic,
-          s.callbackHost,
-          s.secret,
-          s.leaseSeconds,
-          s.expiresAt,
-          s.failures,
-          s.verifiedAt,
-        ],
-      );
+      await this.#upsertSubscription(client, s);
       return true;
     });
   }
