@@ -6,7 +6,7 @@ import {
   testContext,
   type TestHub,
 } from '../../test/support/hub-unit.ts';
-import { createWorker, PURGE_EVERY_MS, type Worker } from './worker.ts';
+import { createWorker, PURGE_EVERY_MS, verificationSlots, type Worker } from './worker.ts';
 import { publishTopics } from './publish.ts';
 
 const CALLBACK = 'https://sub.example/cb';
@@ -98,6 +98,37 @@ describe('serialisation', () => {
     expect(hub.fetcher.posts()).toHaveLength(4);
     expect(hub.fetcher.maxOpenTotal).toBe(3);
   });
+});
+
+test('verifications that hang take at most half the slots: deliveries to subscribers go on meanwhile', async () => {
+  expect([1, 2, 3, 4, 16].map(verificationSlots)).toEqual([1, 1, 1, 2, 8]);
+  // Eight subscribe intents whose callbacks answer only at the 10 s deadline.
+  const hanging = Array.from({ length: 8 }, (_, n) => `https://slow.example/cb${n}`);
+  for (const [n, callback] of hanging.entries()) {
+    hub.fetcher.answerVerification(callback, { status: 200, delayMs: 10_000 });
+    await hub.store.addVerification({
+      id: `v${n}`,
+      callback,
+      topic: FEED,
+      mode: 'subscribe',
+      leaseSeconds: 3600,
+      secret: null,
+      createdAt: START,
+    });
+  }
+  await subscribe(hub, CALLBACK, FEED);
+  startWorker({ concurrency: 4 });
+  await vi.advanceTimersByTimeAsync(10);
+  const verifying = () => hub.fetcher.requests.filter((r) => r.method === 'GET').length;
+  expect(verifying()).toBe(2);
+  await publish(FEED);
+  await vi.advanceTimersByTimeAsync(10);
+  expect(postTimes()).toHaveLength(1);
+  // The rest are verified two at a time, as slots free up.
+  await vi.advanceTimersByTimeAsync(10_000);
+  expect(verifying()).toBe(4);
+  await vi.advanceTimersByTimeAsync(30_000);
+  expect(verifying()).toBe(8);
 });
 
 test('a delivery claimed by a worker that died is claimed again once claimSeconds have passed', async () => {

@@ -1,6 +1,7 @@
 // The background scheduler: claims due verifications and deliveries from the store, runs at most
-// `concurrency` of them at a time, sweeps expired subscriptions now and then, and sleeps until the
-// next due delivery (or a poll interval) when there is nothing to do.
+// `concurrency` of them at a time (verifications at most half of them), sweeps expired
+// subscriptions now and then, and sleeps until the next due delivery (or a poll interval) when
+// there is nothing to do.
 import type { HubContext } from './context.ts';
 import { deliver } from './deliver.ts';
 import { verifyIntent } from './verify.ts';
@@ -9,6 +10,15 @@ import { verifyIntent } from './verify.ts';
 export const POLL_MS = 1000;
 /** Expired subscriptions are swept this often; deliveries already skip them on their own. */
 export const PURGE_EVERY_MS = 60_000;
+
+/**
+ * The most verifications in flight at once: half the slots (at least one). Anyone can queue a
+ * verification, of a callback that never answers say, and each holds its slot until the deadline;
+ * the other half stays for deliveries to the subscribers the hub already has.
+ */
+export function verificationSlots(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
 
 export interface Worker {
   start(): void;
@@ -26,6 +36,7 @@ export function createWorker(ctx: HubContext): Worker {
   let rerun = false;
   let lastPurge = Number.NEGATIVE_INFINITY;
   const inFlight = new Set<Promise<void>>();
+  let verifying = 0;
 
   function kick(): void {
     if (stopped) return;
@@ -61,8 +72,19 @@ export function createWorker(ctx: HubContext): Worker {
     const free = ctx.concurrency - inFlight.size;
     if (free <= 0) return 0;
     const claimUntil = now + ctx.claimSeconds * 1000;
-    const verifications = await ctx.store.claimVerifications(now, claimUntil, free);
-    for (const verification of verifications) track(verifyIntent(ctx, verification));
+    const verifications = await ctx.store.claimVerifications(
+      now,
+      claimUntil,
+      Math.max(0, Math.min(free, verificationSlots(ctx.concurrency) - verifying)),
+    );
+    for (const verification of verifications) {
+      verifying++;
+      track(
+        verifyIntent(ctx, verification).finally(() => {
+          verifying--;
+        }),
+      );
+    }
     const deliveries = await ctx.store.claimDeliveries(
       now,
       claimUntil,
