@@ -32,7 +32,13 @@ export interface PublishedSite {
   readDataset(): ReviewsDataset;
 }
 
-export async function loadPublishedSite(distDir: string): Promise<PublishedSite> {
+/**
+ * The site in `distDir`. Its Last-Modified is the content's, but never later than `now` (the
+ * start-up): a file time or commit from a clock ahead of this one would otherwise be sent as a
+ * modification in the future, which HTTP forbids (RFC 9110 §8.8.2.1) and which would make caches
+ * and `If-Modified-Since` misjudge freshness.
+ */
+export async function loadPublishedSite(distDir: string, now = new Date()): Promise<PublishedSite> {
   const manifest: Manifest = await readManifest(distDir);
   const clientDir = path.join(distDir, 'client');
   const files = new Map<string, StaticFile>();
@@ -50,7 +56,9 @@ export async function loadPublishedSite(distDir: string): Promise<PublishedSite>
   return {
     distDir,
     clientDir,
-    lastModified: new Date(manifest.last_modified),
+    lastModified: new Date(
+      Math.min(Date.parse(manifest.last_modified), Math.floor(now.getTime() / 1000) * 1000),
+    ),
     files,
     index: openReviewIndex({ reviewsJson, columns, folded, substrings }),
     summary: { business: columns.business, aggregate_rating: columns.aggregate_rating },

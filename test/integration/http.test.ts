@@ -1,8 +1,10 @@
 // The real Express app over the built fixture site, on port 0: every endpoint, status code and
 // header rule of docs/decisions.md (published records and HTTP).
-import { readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { MANIFEST_FILE } from '../../src/build/manifest.ts';
 import { computeEtag } from '../../src/core/http-cache.ts';
 import { SearchResultSchema, SinceResultSchema } from '../../src/core/search.ts';
 import { FIXTURE_SITE_URL } from '../support/build-site.ts';
@@ -468,4 +470,33 @@ describe('fast path', () => {
     const response = await get('/reviews.json', { method: 'POST', body: 'x' });
     expect(response.status).toBe(405);
   });
+});
+
+test('content dated after the server start (a clock ahead, a future file time) is served as last modified at the start', async () => {
+  const copy = await mkdtemp(path.join(tmpdir(), 'future-dist-'));
+  try {
+    await cp(dist, copy, { recursive: true });
+    const manifestFile = path.join(copy, MANIFEST_FILE);
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, unknown>;
+    await writeFile(
+      manifestFile,
+      JSON.stringify({ ...manifest, last_modified: 'Fri, 01 Jan 2100 00:00:00 GMT' }),
+    );
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const future = await startServer(copy);
+    try {
+      const response = await fetch(`${future.url}/reviews.json`);
+      const lastModified = Date.parse(response.headers.get('last-modified')!);
+      expect(lastModified).toBeGreaterThanOrEqual(before);
+      expect(lastModified).toBeLessThanOrEqual(Date.parse(response.headers.get('date')!));
+      const again = await fetch(`${future.url}/reviews.json`, {
+        headers: { 'If-Modified-Since': response.headers.get('last-modified')! },
+      });
+      expect(again.status).toBe(304);
+    } finally {
+      await future.close();
+    }
+  } finally {
+    await rm(copy, { recursive: true, force: true });
+  }
 });
