@@ -84,6 +84,18 @@ describe('intents', () => {
     expect((await request(subscribeForm())).status).toBe(202);
     expect((await request({ ...subscribeForm(), 'hub.mode': 'unsubscribe' })).status).toBe(202);
   });
+
+  test('the cap counts a host by its name: another port of it is the same host', async () => {
+    setUp({ maxSubscriptionsPerHost: 1 });
+    await subscribe(hub, 'https://sub.example:8443/cb', FEED);
+    const other = await request(subscribeForm('https://sub.example/other'));
+    expect(other).toMatchObject({
+      status: 403,
+      body: expect.stringContaining('sub.example has 1'),
+    });
+    expect((await request(subscribeForm('https://sub.example:9443/other'))).status).toBe(403);
+    expect((await request(subscribeForm('https://elsewhere.example:8443/cb'))).status).toBe(202);
+  });
 });
 
 describe('rate limits', () => {

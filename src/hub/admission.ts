@@ -55,19 +55,23 @@ function parse(ctx: HubContext, form: URLSearchParams): HubRequest | HubAnswer {
   }
 }
 
-/** A new subscription is refused when its callback host already has the most allowed. */
+/**
+ * A new subscription is refused when its callback host already has the most allowed. A host is
+ * its name, whatever the port: each of its ports does not get a cap of its own.
+ */
 async function overHostCap(
   ctx: HubContext,
   request: IntentRequest,
   now: number,
 ): Promise<HubAnswer | undefined> {
   if (request.mode !== 'subscribe') return undefined;
+  const host = request.callback.hostname;
   const existing = await ctx.store.getSubscription(request.callback.href, request.topic);
-  const active = await ctx.store.countActiveSubscriptionsForHost(request.callback.host, now);
+  const active = await ctx.store.countActiveSubscriptionsForHost(host, now);
   if (existing || active < ctx.maxSubscriptionsPerHost) return undefined;
   return {
     status: 403,
-    body: `the callback host ${request.callback.host} has ${active} subscriptions, the most allowed`,
+    body: `the callback host ${host} has ${active} subscriptions, the most allowed`,
   };
 }
 

@@ -70,6 +70,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'subscriptions counted by host name, not host and port',
+    sql: `
+      UPDATE subscriptions SET callback_host = regexp_replace(callback_host, ':[0-9]+$', '')
+      WHERE callback_host ~ ':[0-9]+$';
+    `,
+  },
 ];
 
 async function applied(client: PoolClient): Promise<Set<number>> {

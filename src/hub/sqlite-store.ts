@@ -106,6 +106,19 @@ export class SqliteHubStore implements HubStore {
     this.#db.exec(
       'UPDATE deliveries SET claimed_until = 0; UPDATE verifications SET claimed_until = 0;',
     );
+    // Subscriptions saved when the cap counted each port apart carry host:port; a host is its name.
+    const legacy = this.#db
+      .prepare(
+        "SELECT DISTINCT callback_host FROM subscriptions WHERE callback_host GLOB '*:[0-9]*'",
+      )
+      .all() as Row[];
+    for (const { callback_host: host } of legacy) {
+      const name = String(host).replace(/:\d+$/, '');
+      if (name !== host)
+        this.#db
+          .prepare('UPDATE subscriptions SET callback_host = ? WHERE callback_host = ?')
+          .run(name, String(host));
+    }
     const row = this.#db
       .prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM verifications')
       .get() as Row;

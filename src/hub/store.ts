@@ -32,6 +32,7 @@ export function isStoreUnavailable(error: unknown): boolean {
 export interface Subscription {
   callback: string;
   topic: string;
+  /** The callback's host name, without its port: what the per-host cap counts. */
   callbackHost: string;
   secret: string | null;
   leaseSeconds: number;

@@ -19,10 +19,10 @@ beforeEach(() => {
 });
 
 /** Queues an intent and verifies it, as the worker would. */
-async function verify(mode: IntentMode, leaseSeconds = 7200): Promise<void> {
+async function verify(mode: IntentMode, leaseSeconds = 7200, callback = CALLBACK): Promise<void> {
   await hub.store.addVerification({
     id: `${mode}-${clock}`,
-    callback: CALLBACK,
+    callback,
     topic: FEED,
     mode,
     leaseSeconds,
@@ -34,6 +34,12 @@ async function verify(mode: IntentMode, leaseSeconds = 7200): Promise<void> {
 }
 
 describe('subscribe', () => {
+  test('a subscription is counted under its host name, whatever the port of its callback', async () => {
+    await verify('subscribe', 7200, 'https://sub.example:8443/cb');
+    const saved = await hub.store.getSubscription('https://sub.example:8443/cb', FEED);
+    expect(saved?.callbackHost).toBe('sub.example');
+  });
+
   test('asks the callback with mode, topic, a fresh challenge and the granted lease, keeping its own query', async () => {
     await verify('subscribe');
     await verify('subscribe');

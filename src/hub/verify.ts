@@ -90,7 +90,7 @@ export async function verifyIntent(ctx: HubContext, intent: PendingVerification)
     ...(detail === undefined ? {} : { detail }),
   });
   // A failed verification leaves any existing subscription as it was.
-  if (verified) await applyIntent(ctx, intent, url.host);
+  if (verified) await applyIntent(ctx, intent, url.hostname);
   await ctx.store.deleteVerification(intent.id);
 }
 

@@ -187,7 +187,7 @@ export async function subscribe(
   await hub.store.saveSubscription({
     callback,
     topic,
-    callbackHost: new URL(callback).host,
+    callbackHost: new URL(callback).hostname,
     secret: null,
     leaseSeconds,
     expiresAt: now + leaseSeconds * 1000,

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, expect, inject, test } from 'vitest';
-import { migrate, type Migration } from '../../../src/hub/pg-migrations.ts';
+import { migrate, MIGRATIONS, type Migration } from '../../../src/hub/pg-migrations.ts';
 import { PgHubStore, StoreUnavailableError } from '../../../src/hub/pg-store.ts';
 import { ROOT } from '../../support/build-site.ts';
 import { testHubStoreContract } from '../../support/hub-store-contract.ts';
@@ -42,10 +42,36 @@ test('instances that start at once apply the migrations exactly once', async () 
   await client.connect();
   try {
     const { rows } = await client.query('SELECT version FROM hub_migrations ORDER BY version');
-    expect(rows).toEqual([{ version: 1 }]);
+    expect(rows).toEqual(MIGRATIONS.map(({ version }) => ({ version })));
   } finally {
     await client.end();
   }
+});
+
+test('subscriptions saved with host:port (as the cap once counted them) are counted by host name after the migration', async () => {
+  const url = await newDatabase();
+  const pool = new pg.Pool({ connectionString: url });
+  try {
+    await migrate(pool, MIGRATIONS.slice(0, 1));
+    for (const [callback, host] of [
+      ['https://sub.example:8443/a', 'sub.example:8443'],
+      ['https://sub.example/b', 'sub.example'],
+      ['https://[2001:db8::1]:8443/c', '[2001:db8::1]:8443'],
+      ['https://[2001:db8::1]/d', '[2001:db8::1]'],
+    ])
+      await pool.query(
+        `INSERT INTO subscriptions (callback, topic, callback_host, secret, lease_seconds, expires_at, failures, verified_at)
+         VALUES ($1, 'https://reviews.example/feed.xml', $2, NULL, 60, 2000000, 0, 1000000)`,
+        [callback, host],
+      );
+    await migrate(pool);
+  } finally {
+    await pool.end();
+  }
+  const store = await PgHubStore.open({ connectionString: url });
+  opened.push(store);
+  expect(await store.countActiveSubscriptionsForHost('sub.example', 1_000_000)).toBe(2);
+  expect(await store.countActiveSubscriptionsForHost('[2001:db8::1]', 1_000_000)).toBe(2);
 });
 
 test('a failing migration rolls back and is reported with its version and name', async () => {
