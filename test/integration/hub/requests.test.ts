@@ -164,12 +164,15 @@ describe('bad requests', () => {
     ['publish without a topic', () => ({ 'hub.mode': 'publish' }), 400, 'hub.url'],
   ];
 
-  test.each(cases)('%s is %i with a plain-text reason', async (_name, fields, status, words) => {
-    const response = await hub.subscribe(fields());
-    expect(response.status).toBe(status);
-    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    expect(await response.text()).toContain(words);
-  });
+  test.each(cases)(
+    '%s is refused with its status and a plain-text reason',
+    async (_name, fields, status, words) => {
+      const response = await hub.subscribe(fields());
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(await response.text()).toContain(words);
+    },
+  );
 
   test('wrong content type is 415', async () => {
     const response = await hub.post(
