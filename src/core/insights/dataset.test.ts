@@ -231,6 +231,55 @@ describe('topics', () => {
   });
 });
 
+describe('topics that reviews of any business raise', () => {
+  const labelsOf = (texts: string[], filler = 10) => {
+    const reviews = [...texts, ...Array.from({ length: filler }, () => 'Good work.')].map(
+      (text, i) => makeReview({ id: `p-${i}`, text }),
+    );
+    return buildInsights(makeBusiness(INSIGHTS_BUSINESS), reviews, editorial, makeLexicon(), null)
+      .topics;
+  };
+
+  test('people and places the business did not list are no topics; a brand before a thing is', () => {
+    const topics = labelsOf([
+      'The adjuster Rhonda suggested we call them about the Velux skylight.',
+      'Our adjuster Rhonda was happy with the Velux skylight.',
+      'My neighbor Gary recommended them. We live on Matakana Island.',
+      'My neighbor Gary has the same chimney cap. Matakana Island is far out.',
+      'The chimney cap fits.',
+    ]);
+    const labels = topics.map((t) => t.label);
+    expect(labels).toEqual(expect.arrayContaining(['velux skylight', 'chimney cap']));
+    expect(labels.join(' ')).not.toMatch(/rhonda|gary|matakana|island/);
+  });
+
+  test('-ing words that name things make topics; an -ing verb does not', () => {
+    const labels = labelsOf([
+      'They fixed the skylight flashing and the chimney.',
+      'The skylight flashing was replaced.',
+      'The old flashing was bent.',
+      'There was ponding water on the flat roof.',
+      'No more ponding water.',
+      'The crew working on the roof was polite.',
+      'The crew working next door came over.',
+    ]).map((t) => t.label);
+    expect(labels).toEqual(expect.arrayContaining(['skylight flashing', 'ponding water']));
+    expect(labels).not.toContain('crew working');
+  });
+
+  test('a phrase whose reviews are nearly all in a topic it shares a word with joins that topic', () => {
+    const texts = [
+      ...Array.from({ length: 3 }, () => 'They did the insurance claim paperwork for us.'),
+      ...Array.from({ length: 5 }, () => 'They helped with the insurance claim.'),
+    ];
+    const topics = labelsOf(texts);
+    const claim = topics.find((t) => t.label === 'insurance claim')!;
+    expect(claim.keywords).toContain('claim paperwork');
+    expect(claim.review_count).toBe(8);
+    expect(topics.map((t) => t.label)).not.toContain('claim paperwork');
+  });
+});
+
 describe('topics and the business name', () => {
   test("the name's words make topics where they are common words, not where they are the name", () => {
     const business = makeBusiness({ ...INSIGHTS_BUSINESS, name: 'Summit Ridge Metal Roofing' });

@@ -13,6 +13,12 @@ export const TOPIC_MIN_REVIEWS = 3;
 export const TOPIC_MAX_SHARE = 0.5;
 /** Two phrases are one topic when their review sets overlap this much (Jaccard index). */
 export const TOPIC_MERGE_OVERLAP = 0.5;
+/**
+ * A phrase that shares a word with a topic's first phrase joins it when this share of its reviews
+ * are the topic's already ("claim paperwork" in "insurance claim", "dam removal" in "ice dam"):
+ * a topic of its own would repeat that one.
+ */
+export const TOPIC_CONTAINED = 0.8;
 export const TOPIC_KEYWORDS_MAX = 6;
 export const TOPIC_REVIEW_IDS_MAX = 100;
 /** Below this many reviews a phrase in two reviews already recurs. */
@@ -122,33 +128,72 @@ export function nameWords(name: string): Set<string> {
   );
 }
 
+/** A word written as a name: a proper noun capitalized after the sentence's first word. */
+function writtenAsName(sentence: TokenizedSentence, i: number): boolean {
+  return i > 0 && sentence.pos[i] === 'PROPN' && /^\p{Lu}\p{Ll}/u.test(sentence.words[i]!);
+}
+
+const isGerund = (sentence: TokenizedSentence, i: number) =>
+  sentence.pos[i] === 'VERB' && /^[a-z]{3,}ing$/.test(sentence.words[i]!.toLowerCase());
+
+/** The -ing words tagged as nouns somewhere in the sentences ("the flashing was bent"). */
+export function gerundNouns(sentences: Iterable<TokenizedSentence>): Set<string> {
+  const found = new Set<string>();
+  for (const sentence of sentences)
+    sentence.words.forEach((word, i) => {
+      const lower = word.toLowerCase();
+      if (sentence.pos[i] === 'NOUN' && /^[a-z]{3,}ing$/.test(lower)) found.add(lower);
+    });
+  return found;
+}
+
+/**
+ * The part of speech a word has in a noun phrase. The tagger often reads an -ing word as a verb
+ * where it names a thing: it is a noun when the reviews use it as one elsewhere ("skylight
+ * flashing", "roof decking"), and a modifier right before a noun ("ponding water", "leaking
+ * skylight"); elsewhere it stays a verb ("the crew working on it").
+ */
+function phrasePos(sentence: TokenizedSentence, i: number, gerunds: ReadonlySet<string>): string {
+  const pos = sentence.pos[i]!;
+  if (!isGerund(sentence, i)) return pos;
+  if (gerunds.has(sentence.words[i]!.toLowerCase())) return 'NOUN';
+  return sentence.pos[i + 1] === 'NOUN' ? 'ADJ' : pos;
+}
+
 /**
  * The noun phrases (2–3 words ending in a noun) of one sentence, as lemmas. A word of the business's
  * name (`named`) is left out where it is written as a name, capitalized after the sentence's first
- * word ("the Summit Ridge crew"), and kept where it is a common word ("the ridge vent").
+ * word ("the Summit Ridge crew"), and kept where it is a common word ("the ridge vent"). A phrase
+ * that ends in a name is someone or somewhere, not a topic ("adjuster Rhonda", "Matakana
+ * Island"); a name before a thing stays ("a Velux skylight"). `gerunds` as `gerundNouns` gives.
  */
 export function nounPhrases(
   sentence: TokenizedSentence,
   excluded: ReadonlySet<string>,
   named: ReadonlySet<string> = new Set(),
+  gerunds: ReadonlySet<string> = new Set(),
 ): string[] {
   const phrases: string[] = [];
-  let run: { term: string; pos: string }[] = [];
+  let run: { term: string; pos: string; name: boolean }[] = [];
   const flush = () => {
     for (let start = 0; start < run.length; start++) {
       for (let length = 2; length <= 3 && start + length <= run.length; length++) {
         const words = run.slice(start, start + length);
-        if (!HEAD_TAGS.has(words.at(-1)!.pos)) continue;
+        const head = words.at(-1)!;
+        if (!HEAD_TAGS.has(head.pos) || head.name) continue;
         phrases.push(words.map((w) => w.term).join(' '));
       }
     }
     run = [];
   };
   sentence.words.forEach((word, i) => {
-    const pos = sentence.pos[i]!;
+    const pos = phrasePos(sentence, i, gerunds);
     const lower = word.toLowerCase();
     const lemma = sentence.lemmas[i]?.toLowerCase();
-    const term = pos === 'NOUN' && lemma && lemma !== 'undefined' ? lemma : lower;
+    const term =
+      pos === 'NOUN' && sentence.pos[i] === 'NOUN' && lemma && lemma !== 'undefined'
+        ? lemma
+        : lower;
     const asName = i > 0 && named.has(lower) && word[0] !== lower[0];
     const usable =
       CONTENT_TAGS.has(pos) &&
@@ -157,7 +202,7 @@ export function nounPhrases(
       !GENERIC_WORDS.has(term) &&
       !excluded.has(term) &&
       !asName;
-    if (usable) run.push({ term, pos });
+    if (usable) run.push({ term, pos, name: writtenAsName(sentence, i) });
     else flush();
   });
   flush();
@@ -186,10 +231,13 @@ export function computeTopics(
 ): Topic[] {
   const named = nameWords(businessName);
   const isName = (phrase: string) => phrase.split(' ').every((word) => named.has(word));
+  const gerunds = gerundNouns(
+    analyses.flatMap((analysis) => analysis.sentences.map((sentence) => sentence.tokens)),
+  );
   const reviewsOf = new Map<string, Set<number>>();
   analyses.forEach((analysis, index) => {
     for (const sentence of analysis.sentences) {
-      for (const phrase of nounPhrases(sentence.tokens, excluded, named)) {
+      for (const phrase of nounPhrases(sentence.tokens, excluded, named, gerunds)) {
         if (isName(phrase)) continue;
         let set = reviewsOf.get(phrase);
         if (!set) reviewsOf.set(phrase, (set = new Set()));
@@ -212,15 +260,29 @@ export function computeTopics(
   for (const [phrase, reviews] of candidates) {
     let best: (typeof groups)[number] | undefined;
     let bestOverlap = 0;
+    let within: (typeof groups)[number] | undefined;
+    let withinShare = 0;
+    const words = phrase.split(' ');
     for (const group of groups) {
       let shared = 0;
       for (const review of reviews) if (group.first.has(review)) shared += 1;
       // Sharing fewer reviews than a topic needs is coincidence, whatever the ratio.
-      const overlap = shared < minReviews ? 0 : shared / (reviews.size + group.first.size - shared);
+      if (shared < minReviews) continue;
+      const overlap = shared / (reviews.size + group.first.size - shared);
       if (overlap > bestOverlap) {
         best = group;
         bestOverlap = overlap;
       }
+      const share = shared / reviews.size;
+      const first = group.phrases[0]!.split(' ');
+      if (share > withinShare && words.some((word) => first.includes(word))) {
+        within = group;
+        withinShare = share;
+      }
+    }
+    if (!(best && bestOverlap >= TOPIC_MERGE_OVERLAP) && withinShare >= TOPIC_CONTAINED) {
+      best = within;
+      bestOverlap = TOPIC_MERGE_OVERLAP;
     }
     if (best && bestOverlap >= TOPIC_MERGE_OVERLAP) {
       best.phrases.push(phrase);
