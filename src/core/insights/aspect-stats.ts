@@ -71,7 +71,7 @@ export const AspectStatsSchema = AspectTallySchema.extend({
     .meta({ description: 'those sentences by polarity' }),
   trend: AspectTrendSchema,
   quotes: z.array(QuoteSchema).meta({
-    description: `up to ${QUOTES_PER_ASPECT} sentences, the more common polarity first, from different reviews; sentences about this aspect alone and newer reviews are preferred`,
+    description: `up to ${QUOTES_PER_ASPECT} different sentences, the more common polarity first, from different reviews; sentences about this aspect alone and newer reviews are preferred`,
   }),
 });
 
@@ -157,17 +157,23 @@ function pickQuotes(candidates: Candidate[]): AspectStats['quotes'] {
     negative.length > positive.length ? [negative, positive] : [positive, negative];
   const chosen: Candidate[] = [];
   const used = new Set<string>();
+  // A sentence that several reviews share word for word ("Great job.") is quoted once.
+  const said = new Set<string>();
   const take = (list: Candidate[], count: number) => {
     for (const candidate of list) {
       if (count === 0) break;
-      if (used.has(candidate.analysis.review.id)) continue;
+      const words = candidate.text.toLowerCase().replace(/\s+/g, ' ').trim();
+      if (used.has(candidate.analysis.review.id) || said.has(words)) continue;
       used.add(candidate.analysis.review.id);
+      said.add(words);
       chosen.push(candidate);
       count -= 1;
     }
   };
   take(major, minor.length > 0 ? QUOTES_PER_ASPECT - 1 : QUOTES_PER_ASPECT);
   take(minor, QUOTES_PER_ASPECT - chosen.length);
+  // The other side had nothing new to say: the larger one fills the rest.
+  take(major, QUOTES_PER_ASPECT - chosen.length);
   return chosen.map((c) => ({
     review_id: c.analysis.review.id,
     text: c.text,

@@ -168,6 +168,22 @@ describe('counts agree with the per-review analysis', () => {
   });
 });
 
+test('a sentence several reviews share word for word is quoted once; other quotes fill its place', () => {
+  const texts = [
+    'The price they quoted us was fair.',
+    'The price they quoted us was fair.',
+    'the price they  quoted us was FAIR.',
+    'A fair price for a new roof, we thought.',
+    'The price was fair and honest, we thought.',
+  ];
+  const reviews = texts.map((text, i) =>
+    makeReview({ id: `q-${i}`, date: `2024-0${5 - i}-01`, text }),
+  );
+  const quotes = build(reviews).aspects.price_value.quotes.map((q) => q.text);
+  expect(quotes).toHaveLength(3);
+  expect(new Set(quotes.map((q) => q.toLowerCase().replace(/\s+/g, ' '))).size).toBe(3);
+});
+
 describe('trend', () => {
   test('the last 12 months end at the newest review, not at the clock', () => {
     const trend = build(makeReviews()).aspects.timeliness.trend;
