@@ -283,6 +283,29 @@ describe('topics that reviews of any business raise', () => {
     expect(labels).not.toContain('crew working');
   });
 
+  test('reviews in other languages make no topics (the phrase finder reads English)', () => {
+    const reviews = (
+      [
+        ['es', 'Muy buen trabajo, techo nuevo y limpio.'],
+        ['es', 'Muy buen trabajo con el techo nuevo.'],
+        ['mi', 'Mihi nui ki a koutou.'],
+        ['mi', 'Mihi nui, ka pai te mahi.'],
+        ['en-NZ', 'The chimney cap fits.'],
+        ['en', 'Another chimney cap.'],
+        ...Array.from({ length: 6 }, () => ['en', 'Good work.']),
+      ] as [string, string][]
+    ).map(([language, text], i) => makeReview({ id: `l-${i}`, language, text }));
+    const labels = buildInsights(
+      makeBusiness(INSIGHTS_BUSINESS),
+      reviews,
+      editorial,
+      makeLexicon(),
+      null,
+    ).topics.map((t) => t.label);
+    expect(labels).toContain('chimney cap');
+    expect(labels.join(' ')).not.toMatch(/buen|trabajo|techo|mihi|nui/);
+  });
+
   test('a phrase whose reviews are nearly all in a topic it shares a word with joins that topic', () => {
     const texts = [
       ...Array.from({ length: 3 }, () => 'They did the insurance claim paperwork for us.'),

@@ -217,7 +217,7 @@ function slug(text: string): string {
 }
 
 /**
- * Topics from the review texts. `excluded` holds words that must not make a phrase: names of
+ * Topics from the review texts written in English. `excluded` holds words that must not make a phrase: names of
  * technicians and places (they are entities) and opinion words (a topic is a thing, not a mood).
  * The business's own name is no topic either, but its words are common ones ("ridge", "metal"):
  * they are left out only where written as the name, and a phrase made of them alone ("summit
@@ -236,6 +236,9 @@ export function computeTopics(
   );
   const reviewsOf = new Map<string, Set<number>>();
   analyses.forEach((analysis, index) => {
+    // Phrases are found by an English tagger: in other languages it finds greetings and fillers
+    // ("muy buen trabajo", "mihi nui").
+    if (analysis.review.language.toLowerCase().split('-')[0] !== 'en') return;
     for (const sentence of analysis.sentences) {
       for (const phrase of nounPhrases(sentence.tokens, excluded, named, gerunds)) {
         if (isName(phrase)) continue;
