@@ -29,6 +29,30 @@ test('a model read back from its rows scores, and gives its weights, as the one 
   expect(rowOf(read, 1 << 22)).toBeUndefined();
 });
 
+test('a model of whole hundredths (as shipped) sums its weights exactly, whatever their order', () => {
+  const buckets = [5, 1, 1 << 20];
+  const rows = Float64Array.from([0.1, -0.07, 0.2, 0, 0.3, 1.25]);
+  const read = sparseFromRows(2, buckets, rows);
+  // Summed as doubles, 0.1 + 0.2 is 0.30000000000000004 and 0.2 + 0.1 is the same; 0.1 + 0.2 + 0.3
+  // and 0.3 + 0.2 + 0.1 are not equal. Here both are 0.6.
+  expect(scores(read, [5, 1])).toEqual([0.3, -0.07]);
+  expect(scores(read, [5, 1, 1 << 20])).toEqual([0.6, 1.18]);
+  expect(scores(read, [1 << 20, 1, 5])).toEqual([0.6, 1.18]);
+  expect(scores(read, [5, 1 << 21, 3])).toEqual([0.1, -0.07]);
+  expect(scores(read, [1, 5], [2, 0.5])).toEqual([0.45, -0.035]);
+  expect([...read.weights.keys()]).toEqual(buckets);
+  expect([...read.weights.get(1 << 20)!]).toEqual([0.3, 1.25]);
+  expect([...rowOf(read, 1)!]).toEqual([0.2, 0]);
+  expect(rowOf(read, 2)).toBeUndefined();
+  expect(rowOf(read, 1 << 22)).toBeUndefined();
+  // A weight that is not a whole hundredth, or beyond what 16 bits hold, is kept as it is.
+  for (const odd of [0.123, 400]) {
+    const other = sparseFromRows(1, [3, 4], Float64Array.from([odd, 0.5]));
+    expect(scores(other, [3, 4])).toEqual([odd + 0.5]);
+    expect([...rowOf(other, 3)!]).toEqual([odd]);
+  }
+});
+
 test('feature dropout spreads weight from a feature that always co-occurs with the label to one that sometimes does', () => {
   // Feature 1 is in every positive example, feature 2 in half of them; 3 marks the negatives.
   const examples = Array.from({ length: 80 }, (_, i) =>
