@@ -283,6 +283,17 @@ describe('topics that reviews of any business raise', () => {
     expect(labels).not.toContain('crew working');
   });
 
+  test('a review written in capitals counts in the topics it names', () => {
+    const topics = labelsOf([
+      'The gutter guards clogged in the fall.',
+      'New gutter guards on the garage.',
+      'THE GUTTER GUARDS ARE GARBAGE.',
+    ]);
+    const guard = topics.find((t) => t.label === 'gutter guard')!;
+    expect(guard.review_count).toBe(3);
+    expect(guard.review_ids).toContain('p-2');
+  });
+
   test('reviews in other languages make no topics (the phrase finder reads English)', () => {
     const reviews = (
       [

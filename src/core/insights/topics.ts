@@ -147,14 +147,35 @@ export function gerundNouns(sentences: Iterable<TokenizedSentence>): Set<string>
   return found;
 }
 
+/** A sentence written in capitals only ("THE GUTTER GUARDS ARE GARBAGE"): shouted. */
+function shouted(sentence: TokenizedSentence): boolean {
+  const letters = sentence.words.join('');
+  return /\p{Lu}/u.test(letters) && !/\p{Ll}/u.test(letters);
+}
+
 /**
- * The part of speech a word has in a noun phrase. The tagger often reads an -ing word as a verb
+ * The singular of a shouted plural, which the tagger leaves as it is: "GUARDS" → guard. Words of
+ * four letters or more ending in one s, not "ss", "us" or "is".
+ */
+function singularOfShouted(lower: string): string {
+  return lower.length >= 4 && /[^sui]s$/.test(lower) ? lower.slice(0, -1) : lower;
+}
+
+/**
+ * The part of speech a word has in a noun phrase. The tagger reads every word of a shouted
+ * sentence as a proper noun: they are common nouns there. It often reads an -ing word as a verb
  * where it names a thing: it is a noun when the reviews use it as one elsewhere ("skylight
  * flashing", "roof decking"), and a modifier right before a noun ("ponding water", "leaking
  * skylight"); elsewhere it stays a verb ("the crew working on it").
  */
-function phrasePos(sentence: TokenizedSentence, i: number, gerunds: ReadonlySet<string>): string {
+function phrasePos(
+  sentence: TokenizedSentence,
+  i: number,
+  gerunds: ReadonlySet<string>,
+  loud: boolean,
+): string {
   const pos = sentence.pos[i]!;
+  if (loud && pos === 'PROPN') return 'NOUN';
   if (!isGerund(sentence, i)) return pos;
   if (gerunds.has(sentence.words[i]!.toLowerCase())) return 'NOUN';
   return sentence.pos[i + 1] === 'NOUN' ? 'ADJ' : pos;
@@ -186,14 +207,17 @@ export function nounPhrases(
     }
     run = [];
   };
+  const loud = shouted(sentence);
   sentence.words.forEach((word, i) => {
-    const pos = phrasePos(sentence, i, gerunds);
+    const pos = phrasePos(sentence, i, gerunds, loud);
     const lower = word.toLowerCase();
     const lemma = sentence.lemmas[i]?.toLowerCase();
     const term =
-      pos === 'NOUN' && sentence.pos[i] === 'NOUN' && lemma && lemma !== 'undefined'
-        ? lemma
-        : lower;
+      loud && sentence.pos[i] === 'PROPN'
+        ? singularOfShouted(lower)
+        : pos === 'NOUN' && sentence.pos[i] === 'NOUN' && lemma && lemma !== 'undefined'
+          ? lemma
+          : lower;
     const asName = i > 0 && named.has(lower) && word[0] !== lower[0];
     const usable =
       CONTENT_TAGS.has(pos) &&
