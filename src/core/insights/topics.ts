@@ -241,8 +241,9 @@ function slug(text: string): string {
 }
 
 /**
- * Topics from the review texts written in English. `excluded` holds words that must not make a phrase: names of
- * technicians and places (they are entities) and opinion words (a topic is a thing, not a mood).
+ * Topics from the review texts written in English. `excluded` holds words that must not make a
+ * phrase: names of technicians and places (they are entities) and opinion words (a topic is a
+ * thing, not a mood).
  * The business's own name is no topic either, but its words are common ones ("ridge", "metal"):
  * they are left out only where written as the name, and a phrase made of them alone ("summit
  * ridge") is dropped.
@@ -281,8 +282,9 @@ export function computeTopics(
     .filter(([, set]) => set.size >= minReviews && set.size <= maxReviews)
     .sort(([a, x], [b, y]) => y.size - x.size || (a < b ? -1 : a > b ? 1 : 0));
 
-  // A phrase joins the group whose first (most used) phrase it overlaps most. Comparing with the
-  // first phrase, not the growing union, keeps a group from swallowing everything.
+  // A phrase joins the group whose first (most used) phrase it overlaps most, or failing that the
+  // one whose first phrase shares a word with it and holds nearly all its reviews. Comparing with
+  // the first phrase, not the growing union, keeps a group from swallowing everything.
   const groups: { phrases: string[]; first: Set<number>; reviews: Set<number> }[] = [];
   for (const [phrase, reviews] of candidates) {
     let best: (typeof groups)[number] | undefined;
@@ -307,13 +309,15 @@ export function computeTopics(
         withinShare = share;
       }
     }
-    if (!(best && bestOverlap >= TOPIC_MERGE_OVERLAP) && withinShare >= TOPIC_CONTAINED) {
-      best = within;
-      bestOverlap = TOPIC_MERGE_OVERLAP;
-    }
-    if (best && bestOverlap >= TOPIC_MERGE_OVERLAP) {
-      best.phrases.push(phrase);
-      for (const review of reviews) best.reviews.add(review);
+    const joined =
+      best && bestOverlap >= TOPIC_MERGE_OVERLAP
+        ? best
+        : withinShare >= TOPIC_CONTAINED
+          ? within
+          : undefined;
+    if (joined) {
+      joined.phrases.push(phrase);
+      for (const review of reviews) joined.reviews.add(review);
     } else if (groups.length < TOPICS_MAX) {
       groups.push({ phrases: [phrase], first: reviews, reviews: new Set(reviews) });
     }
