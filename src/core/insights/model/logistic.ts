@@ -142,10 +142,12 @@ function cellReader(
   classes: number,
   buckets: readonly number[],
 ): (i: number) => Float64Array {
-  return (i) => {
-    const at = buckets[i]! * stride;
-    return Float64Array.from(cells.subarray(at, at + classes), (cell) => cell / 100);
-  };
+  return (i) => cellRow(cells, buckets[i]! * stride, classes);
+}
+
+/** The weights of the row at `at` of a table of hundredths. */
+function cellRow(cells: Int16Array, at: number, classes: number): Float64Array {
+  return Float64Array.from(cells.subarray(at, at + classes), (cell) => cell / 100);
 }
 
 /**
@@ -166,7 +168,10 @@ export function averageOf(models: readonly SparseModel[]): SparseModel {
   return { classes: first.classes, weights };
 }
 
-/** The weights of one bucket (undefined: the model has none for it). */
+/**
+ * The weights of one bucket (undefined: the model has none for it; in a table of hundredths, also
+ * when all its weights are 0, which scores as none).
+ */
 export function rowOf(model: SparseModel, bucket: number): Float64Array | undefined {
   const table = tableOf(model);
   if (table.kind === 'rows') {
@@ -176,8 +181,8 @@ export function rowOf(model: SparseModel, bucket: number): Float64Array | undefi
   const { stride, cells } = table;
   const at = bucket * stride;
   if (at >= cells.length) return undefined;
-  const row = Float64Array.from(cells.subarray(at, at + model.classes), (cell) => cell / 100);
-  return row.some((w) => w !== 0) || model.weights.has(bucket) ? row : undefined;
+  const row = cellRow(cells, at, model.classes);
+  return row.some((w) => w !== 0) ? row : undefined;
 }
 
 /**
