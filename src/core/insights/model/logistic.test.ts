@@ -53,6 +53,31 @@ test('a model of whole hundredths (as shipped) sums its weights exactly, whateve
   }
 });
 
+test('tables of hundredths of every row width score every class of every feature once', () => {
+  // 3 and 11 classes are the shipped polarity and detection widths (rows of 4 and 16 cells, each
+  // summed by its own loop); 5 is any other.
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  for (const classes of [3, 5, 11]) {
+    const buckets = Array.from({ length: 40 }, (_, i) => i * 3);
+    const cells = Array.from({ length: buckets.length * classes }, () => (next() % 2001) - 1000);
+    const read = sparseFromRows(
+      classes,
+      buckets,
+      Float64Array.from(cells, (cell) => cell / 100),
+    );
+    const features = [0, 3, 9, 10, 117, 60, 1 << 20, 33];
+    const expected = Array.from({ length: classes }, (_, c) =>
+      features.reduce((sum, f) => {
+        const i = buckets.indexOf(f);
+        return i < 0 ? sum : sum + cells[i * classes + c]!;
+      }, 0),
+    ).map((sum) => sum / 100);
+    expect(scores(read, features)).toEqual(expected);
+    expect(scores(read, [])).toEqual(new Array(classes).fill(0));
+  }
+});
+
 test('feature dropout spreads weight from a feature that always co-occurs with the label to one that sometimes does', () => {
   // Feature 1 is in every positive example, feature 2 in half of them; 3 marks the negatives.
   const examples = Array.from({ length: 80 }, (_, i) =>

@@ -186,6 +186,87 @@ export function rowOf(model: SparseModel, bucket: number): Float64Array | undefi
 }
 
 /**
+ * The sums of the rows of `features` in a table of hundredths, by class. The rows of the shipped
+ * models are 16 cells (detection) and 4 (polarity) wide; for those the sums are kept in locals
+ * over the whole row (padding cells are 0), which the build's profile showed a third faster than
+ * an array of sums. The sums are of integers, exact whatever their order.
+ */
+function sumRows16(cells: Int16Array, features: readonly number[]): number[] {
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0,
+    s4 = 0,
+    s5 = 0,
+    s6 = 0,
+    s7 = 0;
+  let s8 = 0,
+    s9 = 0,
+    s10 = 0,
+    s11 = 0,
+    s12 = 0,
+    s13 = 0,
+    s14 = 0,
+    s15 = 0;
+  const limit = cells.length;
+  for (let k = 0; k < features.length; k++) {
+    const at = features[k]! * 16;
+    if (at >= limit) continue;
+    s0 += cells[at]!;
+    s1 += cells[at + 1]!;
+    s2 += cells[at + 2]!;
+    s3 += cells[at + 3]!;
+    s4 += cells[at + 4]!;
+    s5 += cells[at + 5]!;
+    s6 += cells[at + 6]!;
+    s7 += cells[at + 7]!;
+    s8 += cells[at + 8]!;
+    s9 += cells[at + 9]!;
+    s10 += cells[at + 10]!;
+    s11 += cells[at + 11]!;
+    s12 += cells[at + 12]!;
+    s13 += cells[at + 13]!;
+    s14 += cells[at + 14]!;
+    s15 += cells[at + 15]!;
+  }
+  return [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15];
+}
+
+function sumRows4(cells: Int16Array, features: readonly number[]): number[] {
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0;
+  const limit = cells.length;
+  for (let k = 0; k < features.length; k++) {
+    const at = features[k]! * 4;
+    if (at >= limit) continue;
+    s0 += cells[at]!;
+    s1 += cells[at + 1]!;
+    s2 += cells[at + 2]!;
+    s3 += cells[at + 3]!;
+  }
+  return [s0, s1, s2, s3];
+}
+
+function sumRows(
+  table: { stride: number; cells: Int16Array },
+  classes: number,
+  features: readonly number[],
+  values: readonly number[] | undefined,
+): Float64Array {
+  const { stride, cells } = table;
+  const sums = new Float64Array(classes);
+  for (let k = 0; k < features.length; k++) {
+    const at = features[k]! * stride;
+    if (at >= cells.length) continue;
+    const value = values ? values[k]! : 1;
+    for (let c = 0; c < classes; c++) sums[c]! += value * cells[at + c]!;
+  }
+  return sums;
+}
+
+/**
  * Each class's raw score; `values` as in Example. The model's weights must not change once it has
  * been scored with.
  */
@@ -196,18 +277,18 @@ export function scores(
 ): number[] {
   const table = tableOf(model);
   const classes = model.classes;
-  const out = new Array<number>(classes).fill(0);
   if (table.kind === 'hundredths') {
-    const { stride, cells } = table;
-    for (let k = 0; k < features.length; k++) {
-      const at = features[k]! * stride;
-      if (at >= cells.length) continue;
-      const value = values ? values[k]! : 1;
-      for (let c = 0; c < classes; c++) out[c]! += value * cells[at + c]!;
-    }
-    for (let c = 0; c < classes; c++) out[c]! /= 100;
+    const sums =
+      values === undefined && table.stride === 16
+        ? sumRows16(table.cells, features)
+        : values === undefined && table.stride === 4
+          ? sumRows4(table.cells, features)
+          : sumRows(table, classes, features, values);
+    const out = new Array<number>(classes);
+    for (let c = 0; c < classes; c++) out[c] = sums[c]! / 100;
     return out;
   }
+  const out = new Array<number>(classes).fill(0);
   const { index, rows } = table;
   for (let k = 0; k < features.length; k++) {
     const at = index[features[k]!] ?? -1;
