@@ -103,6 +103,42 @@ test("a span of a sentence's projections scores as its words would alone", () =>
   );
 });
 
+test('scores are the pooled filter responses read by the output layer, as written out by hand', () => {
+  const examples = sentences(30, ['skylight', 'leaked'], 9).map((words, i) => ({
+    rows: rowsOf(vectors, words),
+    label: i % 4,
+  }));
+  const detector = trainConv(examples, vectors, options);
+  const { filters, classes, kernel, bias, output, outputBias } = detector;
+  /** Filter f's response at position t of `rows`, its neighbours outside the span being zeros. */
+  const response = (rows: Int32Array, t: number, f: number) => {
+    let sum = bias[f]!;
+    for (let k = 0; k < 3; k++) {
+      const row = rows[t + k - 1];
+      if (row === undefined) continue;
+      for (let d = 0; d < 100; d++)
+        sum += kernel[(f * 3 + k) * 100 + d]! * vectors.data[row * 100 + d]! * (10 / 127);
+    }
+    return sum;
+  };
+  let zeros = 0;
+  for (const text of ['skylight leaked', 'the skylight on the old house leaked today', 'house']) {
+    const rows = rowsOf(vectors, text.split(' '));
+    const pooled = Array.from({ length: filters }, (_, f) =>
+      Math.max(0, ...Array.from(rows, (_, t) => response(rows, t, f))),
+    );
+    zeros += pooled.filter((p) => p === 0).length;
+    const expected = Array.from({ length: classes }, (_, c) =>
+      pooled.reduce((sum, p, f) => sum + output[c * filters + f]! * p, outputBias[c]!),
+    );
+    const actual = convScores(detector, vectors, rows);
+    // The projections are stored as 32-bit floats.
+    actual.forEach((score, c) => expect(score).toBeCloseTo(expected[c]!, 4));
+  }
+  // Some filters pooled to 0 (no response above it), as most do on real sentences.
+  expect(zeros).toBeGreaterThan(0);
+});
+
 test('word dropout teaches a word that only sometimes comes with the label, and is deterministic', () => {
   // Every positive has "leaked", half of them "dripping" too; negatives have neither.
   const examples = [
