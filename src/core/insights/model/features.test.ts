@@ -22,3 +22,14 @@ test('features come in the order they first appear, each the hash of its prefixe
     ['k:<bias>', 'k:w:ok', 'k:b:ok ok'].map(hashFeature),
   );
 });
+
+test('lists stay distinct and complete however many were built before (the stamps start again)', () => {
+  const tokens = tokenizeForModel('The crew was the best crew, the best by far.');
+  const features = featuresOf(tokens);
+  // A list's stamp comes back every 254 lists: a bucket taken 254 lists ago is still free.
+  for (let round = 0; round < 800; round++) {
+    const bucket = 1000 + (round % 254);
+    expect(distinctBuckets([bucket, 7, bucket], [7, 9])).toEqual([bucket, 7, 9]);
+  }
+  expect(featuresOf(tokens)).toEqual(features);
+});

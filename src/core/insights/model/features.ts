@@ -108,14 +108,16 @@ export function tokenizeForModel(text: string): SentenceTokens {
 
 /**
  * Per hashed feature bucket, the stamp of the last list of distinct buckets that took it: a Set's
- * work without building one (4 MB, shared by every list; a list is built in one go, never two at
- * once).
+ * work without building one (shared by every list; a list is built in one go, never two at once).
+ * A byte each, so that the table (1 MB) stays in the processor's cache: with 4-byte stamps it did
+ * not, and building the lists took twice as long. The stamps start again, the table cleared,
+ * every 254 lists.
  */
-const taken = new Uint32Array(1 << FEATURE_BITS);
+const taken = new Uint8Array(1 << FEATURE_BITS);
 let stamp = 0;
 
 function nextStamp(): number {
-  if (++stamp === 0xffffffff) {
+  if (++stamp === 0xff) {
     taken.fill(0);
     stamp = 1;
   }
