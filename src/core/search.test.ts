@@ -112,6 +112,22 @@ describe('filters', () => {
     expect(ids(search(reviews, { query: 'ti' }))).toEqual(['b']);
     expect(ids(search(reviews, { query: 'zzz-not-there' }))).toEqual([]);
   });
+  test('query folds letters that are not a letter with a mark as a reader types them', () => {
+    const written = [
+      makeReview({ id: 'pl', text: 'Ekipa z Łodzi, świetna robota.' }),
+      makeReview({ id: 'de', text: 'Dach in der Hauptstraße, sehr gut.' }),
+      makeReview({ id: 'no', text: 'Takrenner på Østre side, og ærlig pris.' }),
+    ];
+    const found = (query: string) => ids(search(written, { query }));
+    expect(found('lodzi')).toEqual(['pl']);
+    expect(found('ŁÓDZ')).toEqual(['pl']);
+    expect(found('hauptstrasse')).toEqual(['de']);
+    expect(found('STRASSE')).toEqual(['de']);
+    expect(found('Straße')).toEqual(['de']);
+    expect(found('ostre')).toEqual(['no']);
+    expect(found('aerlig')).toEqual(['no']);
+    expect(found('ærlig')).toEqual(['no']);
+  });
   test('query needs the whole substring, not just its trigrams', () => {
     expect(ids(search(reviews, { query: 'gone leak' }))).toEqual([]);
   });

@@ -3,7 +3,7 @@
 // text-speak), words marked as negated (after not/no/never/n't … up to the clause's end) and words
 // after a contrast (but/though/however …), all hashed into a fixed number of buckets. Pure and
 // allocation-light: the build runs it on every sentence of every review.
-import { foldText } from '../../text.ts';
+import { stripMarks } from '../../text.ts';
 
 export const FEATURE_BITS = 20;
 const MASK = (1 << FEATURE_BITS) - 1;
@@ -77,7 +77,8 @@ export interface SentenceTokens {
 
 /** Folded words with clause, negation and contrast marks. */
 export function tokenizeForModel(text: string): SentenceTokens {
-  const folded = foldText(text).replace(/[’`]/g, "'").replace(/n't\b/g, 'nt').replace(/'/g, '');
+  // Marks stripped, as the shipped model was trained: folding more (ß to ss, say) is a retrain.
+  const folded = stripMarks(text).replace(/[’`]/g, "'").replace(/n't\b/g, 'nt').replace(/'/g, '');
   const words: string[] = [];
   const clauses: number[] = [];
   const negated: boolean[] = [];
