@@ -47,7 +47,7 @@ function workerFile(source: string): URL {
   return pathToFileURL(file);
 }
 
-// Workers load the 26 MB model, beside the retrain test in CI.
+// Workers start Node and wink and are given the model, beside the retrain test in CI.
 describe('the reviews read over several threads', { timeout: 60_000 }, () => {
   test('give what one thread gives, review by review, in order (model and lexicon)', async () => {
     const reviews = sampleReviews();

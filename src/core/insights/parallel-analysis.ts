@@ -4,7 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Review } from '../review.ts';
-import type { AnalysisJob, AnalysisMessage } from './analysis-worker.ts';
+import type { AnalysisJob, AnalysisMessage, ModelMessage } from './analysis-worker.ts';
 import {
   analyzeBatch,
   analyzerFor,
@@ -13,18 +13,19 @@ import {
   type ReviewFindings,
 } from './analysis.ts';
 import type { Lexicon } from './lexicon.ts';
+import { shareAspectModel } from './model/aspect-model.ts';
 import { defaultAspectModel } from './model/default-model.ts';
 
 /**
- * Below this many reviews per thread a worker costs more than it saves: each one loads the model
- * and wink's before it reads a review (about a second).
+ * Below this many reviews per thread a worker costs more than it saves: each one starts Node and
+ * loads wink's model before it reads a review, and is given the aspect model by this thread.
  */
 export const MIN_REVIEWS_PER_THREAD = 1000;
 
 /**
- * Threads used when not told: the machine's cores, at most this many. Each worker holds its own
- * copy of the model (about 350 MB resident), and past a few threads the rest of the build
- * dominates anyway.
+ * Threads used when not told: the machine's cores, at most this many. The model's weight tables
+ * are shared, but each worker holds its own wink, word vectors and caches, and past a few threads
+ * the rest of the build dominates anyway.
  */
 export const DEFAULT_MAX_THREADS = 4;
 
@@ -149,8 +150,13 @@ export async function analyzeReviewsInParallel(
       }),
   );
   try {
-    // Loaded here while the workers load theirs.
-    const analyzer = analyzerFor(lexicon, useModel ? defaultAspectModel() : null);
+    // Read here while the workers start, then handed to them.
+    const model = useModel ? defaultAspectModel() : null;
+    if (model !== null) {
+      const message: ModelMessage = { model: shareAspectModel(model) };
+      for (const worker of workers) worker.postMessage(message);
+    }
+    const analyzer = analyzerFor(lexicon, model);
     const read = (batch: number) => analyzeBatch(analyzer, reviews, batch, BATCH_SIZE);
     for (let batch = Atomics.add(next, 0, 1); batch < batches; batch = Atomics.add(next, 0, 1)) {
       found[batch] = read(batch);

@@ -11,6 +11,7 @@ import { loadLexicon } from '../../../content/load-lexicon.ts';
 import { ASPECT_IDS } from '../lexicon.ts';
 import {
   DEFAULT_HYPERPARAMETERS,
+  aspectModelFromShared,
   clauseMaxima,
   detectionInput,
   mixDetection,
@@ -20,6 +21,7 @@ import {
   reportedBy,
   scoreSentence,
   serializeAspectModel,
+  shareAspectModel,
   trainAspectModel,
   trainPolarityConv,
   MODEL_POLARITIES,
@@ -109,6 +111,30 @@ test('a serialized model predicts what it predicted before', () => {
   const again = parseAspectModel(serializeAspectModel(model), defaultWordVectors());
   for (const text of ['Great roof but the office never called back.', 'Not a single nail left.'])
     expect(predictAspects(again, text)).toEqual(predictAspects(model, text));
+});
+
+test("a model shared with another thread predicts what it does here, from this thread's tables", () => {
+  const model = defaultAspectModel();
+  const shared = shareAspectModel(model);
+  for (const part of [shared.detection, shared.polarity])
+    expect(part.table.kind === 'hundredths' && part.table.cells.buffer).toBeInstanceOf(
+      SharedArrayBuffer,
+    );
+  expect(shared.contributions.buffer).toBeInstanceOf(SharedArrayBuffer);
+  // What a worker thread gets from postMessage.
+  const there = aspectModelFromShared(structuredClone(shared));
+  for (const text of [
+    'Great roof but the office never called back.',
+    'The quote was fair and the crew left the yard spotless.',
+    'Not a single nail left.',
+  ]) {
+    const [a, b] = [
+      scoreSentence(there, tokenizeForModel(text)),
+      scoreSentence(model, tokenizeForModel(text)),
+    ];
+    expect(a.probabilities).toEqual(b.probabilities);
+    expect(predictAspects(there, text)).toEqual(predictAspects(model, text));
+  }
 });
 
 test('each stance comes from its own clause, and every pipeline step reports', async () => {

@@ -32,11 +32,14 @@ import {
   averageOf,
   rowOf,
   scores,
+  shareSparse,
   sigmoid,
   softmax,
   sparseFromRows,
+  sparseFromShared,
   train,
   type Example,
+  type SharedSparseModel,
   type SparseModel,
 } from './logistic.ts';
 import { DIMENSIONS, VECTOR_UNIT, meanVector, type WordVectors } from './word-vectors.ts';
@@ -208,7 +211,9 @@ function contributionsOf(model: AspectModel): Float64Array {
   if (!table) {
     const classes = model.detection.classes;
     const { data, index } = model.vectors;
-    table = new Float64Array(index.size * classes);
+    table = new Float64Array(
+      new SharedArrayBuffer(index.size * classes * Float64Array.BYTES_PER_ELEMENT),
+    );
     for (let d = 0; d < DIMENSIONS; d++) {
       const weights = rowOf(model.detection, DENSE_BUCKETS[d]!);
       if (!weights) continue;
@@ -398,6 +403,39 @@ class PolarityInputs {
     const conjoined = featuresOf(this.tokens, clause[0], clause[1], `${aspect}|`);
     return { features: distinctBuckets(this.base, focus, conjoined), clause };
   }
+}
+
+/**
+ * A model as another thread of the build is given it (`workerData` or `postMessage`): its weight
+ * tables sit in shared memory, so every thread reads the one copy (about 45 MB) and none parses
+ * the model file again; the rest (the networks, the word vectors) is copied.
+ */
+export interface SharedAspectModel extends Omit<AspectModel, 'detection' | 'polarity'> {
+  detection: SharedSparseModel;
+  polarity: SharedSparseModel;
+  /** What each word vector adds to detection (`contributionsOf`). */
+  contributions: Float64Array;
+}
+
+export function shareAspectModel(model: AspectModel): SharedAspectModel {
+  return {
+    ...model,
+    detection: shareSparse(model.detection),
+    polarity: shareSparse(model.polarity),
+    contributions: contributionsOf(model),
+  };
+}
+
+/** The model another thread shared (`shareAspectModel`). */
+export function aspectModelFromShared(shared: SharedAspectModel): AspectModel {
+  const { contributions, ...rest } = shared;
+  const model: AspectModel = {
+    ...rest,
+    detection: sparseFromShared(shared.detection),
+    polarity: sparseFromShared(shared.polarity),
+  };
+  contributionTables.set(model.detection, contributions);
+  return model;
 }
 
 /** Trains both parts from labelled sentences; the same data and seed give the same model. */

@@ -1,5 +1,14 @@
 import { expect, test } from 'vitest';
-import { averageOf, rowOf, scores, sparseFromRows, train, type SparseModel } from './logistic.ts';
+import {
+  averageOf,
+  rowOf,
+  scores,
+  shareSparse,
+  sparseFromRows,
+  sparseFromShared,
+  train,
+  type SparseModel,
+} from './logistic.ts';
 
 const trained = (seed = 1): SparseModel =>
   train(
@@ -76,6 +85,27 @@ test('tables of hundredths of every row width score every class of every feature
     expect(scores(read, features)).toEqual(expected);
     expect(scores(read, [])).toEqual(new Array(classes).fill(0));
   }
+});
+
+test('a model shared with another thread scores from the same table, in shared memory', () => {
+  const read = sparseFromRows(2, [5, 1, 9], Float64Array.from([0.1, -0.07, 0.2, 0, 0, 0]));
+  const shared = shareSparse(read);
+  expect(shared.table.kind === 'hundredths' && shared.table.cells.buffer).toBeInstanceOf(
+    SharedArrayBuffer,
+  );
+  // What a worker gets from postMessage: a clone whose cells are the same memory.
+  const there = sparseFromShared(structuredClone(shared));
+  for (const features of [[5], [1, 5], [9, 5, 1], [], [1 << 21]])
+    expect(scores(there, features)).toEqual(scores(read, features));
+  // Its weights as a Map (for training or saving): the rows that are not all zeros.
+  expect([...there.weights.keys()].sort((a, b) => a - b)).toEqual([1, 5]);
+  expect([...there.weights.get(5)!]).toEqual([0.1, -0.07]);
+  expect([...there.weights.get(1)!]).toEqual([0.2, 0]);
+  // A model whose weights are not whole hundredths is copied, and scores the same.
+  const odd = sparseFromRows(1, [3, 4], Float64Array.from([0.123, 0.5]));
+  const oddThere = sparseFromShared(structuredClone(shareSparse(odd)));
+  expect(scores(oddThere, [3, 4])).toEqual(scores(odd, [3, 4]));
+  expect([...oddThere.weights.keys()]).toEqual([3, 4]);
 });
 
 test('feature dropout spreads weight from a feature that always co-occurs with the label to one that sometimes does', () => {

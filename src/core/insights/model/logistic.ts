@@ -58,7 +58,7 @@ export interface SparseModel {
  * features per sentence, at random places in 40 MB, and waits on memory for most of it), and sums
  * integers, so the order of the features cannot change the score.
  */
-type ScoringTable =
+export type ScoringTable =
   | { kind: 'rows'; index: Int32Array; rows: Float64Array }
   | { kind: 'hundredths'; stride: number; cells: Int16Array };
 
@@ -75,7 +75,10 @@ function scoringTable(
   if (rows.every((w) => Math.abs(w) <= 327.67 && Math.round(w * 100) / 100 === w)) {
     // A power of two, so that a row never straddles two cache lines.
     const stride = 2 ** Math.ceil(Math.log2(classes));
-    const cells = new Int16Array(size * stride);
+    // In shared memory, so that the build's other threads read this one table (sharedSparse).
+    const cells = new Int16Array(
+      new SharedArrayBuffer(size * stride * Int16Array.BYTES_PER_ELEMENT),
+    );
     for (let i = 0; i < buckets.length; i++)
       for (let c = 0; c < classes; c++)
         cells[buckets[i]! * stride + c] = Math.round(rows[i * classes + c]! * 100);
@@ -130,6 +133,49 @@ export function sparseFromRows(
   };
   tables.set(model, table);
   return model;
+}
+
+/**
+ * A model as another thread is given it (by `postMessage` or `workerData`): its scoring table, whose
+ * cells in shared memory (a table of hundredths) that thread reads in place rather than a copy.
+ */
+export interface SharedSparseModel {
+  classes: number;
+  table: ScoringTable;
+}
+
+export function shareSparse(model: SparseModel): SharedSparseModel {
+  return { classes: model.classes, table: tableOf(model) };
+}
+
+/** The model another thread shared (`shareSparse`); its `weights` Map is built if asked for. */
+export function sparseFromShared({ classes, table }: SharedSparseModel): SparseModel {
+  let weights: Map<number, Float64Array> | undefined;
+  const model: SparseModel = {
+    classes,
+    get weights() {
+      weights ??= weightsOf(table, classes);
+      return weights;
+    },
+  };
+  tables.set(model, table);
+  return model;
+}
+
+/** A table's rows as a `weights` Map; in a table of hundredths a row of zeros is no row. */
+function weightsOf(table: ScoringTable, classes: number): Map<number, Float64Array> {
+  const weights = new Map<number, Float64Array>();
+  if (table.kind === 'rows') {
+    table.index.forEach((at, bucket) => {
+      if (at >= 0) weights.set(bucket, table.rows.subarray(at, at + classes));
+    });
+    return weights;
+  }
+  for (let at = 0; at < table.cells.length; at += table.stride) {
+    const row = cellRow(table.cells, at, classes);
+    if (row.some((w) => w !== 0)) weights.set(at / table.stride, row);
+  }
+  return weights;
 }
 
 function rowReader(rows: Float64Array, classes: number): (i: number) => Float64Array {
