@@ -20,8 +20,9 @@ export interface WordVectors {
 
 function fnv(bytes: Uint8Array, seed = 0x811c9dc5): number {
   let h = seed;
-  for (const byte of bytes) {
-    h ^= byte;
+  // An index, not for…of: the iterator made this a tenth of a second of every build's start.
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= bytes[i]!;
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
