@@ -35,6 +35,7 @@ import {
   shareSparse,
   sigmoid,
   softmax,
+  sparseFromHundredths,
   sparseFromRows,
   sparseFromShared,
   train,
@@ -42,6 +43,7 @@ import {
   type SharedSparseModel,
   type SparseModel,
 } from './logistic.ts';
+import { splitModelJson, type HundredthsSection } from './model-json.ts';
 import { DIMENSIONS, VECTOR_UNIT, meanVector, type WordVectors } from './word-vectors.ts';
 
 const VERSION = 4;
@@ -785,11 +787,25 @@ export function serializeAspectModel(
 }
 
 export function parseAspectModel(json: string, vectors: WordVectors): AspectModel {
-  return aspectModelFrom(JSON.parse(json) as SerializedModel, vectors);
+  // The weight tables are read from the text straight into tables of hundredths; the rest, or a
+  // file not in the saved form, is parsed as JSON.
+  const split = splitModelJson(json, [
+    ['detection', DETECTION_CLASSES],
+    ['polarity', 3],
+  ]);
+  if (split === null) return aspectModelFrom(JSON.parse(json) as SerializedModel, vectors);
+  return aspectModelFrom(JSON.parse(split.rest) as SerializedModel, vectors, split.sections);
 }
 
-/** The model from its parsed JSON and the word vectors it was trained with. */
-export function aspectModelFrom(data: SerializedModel, vectors: WordVectors): AspectModel {
+/**
+ * The model from its parsed JSON and the word vectors it was trained with; `read` holds weight
+ * tables already read from the text (`splitModelJson`), which stand for the JSON's.
+ */
+export function aspectModelFrom(
+  data: SerializedModel,
+  vectors: WordVectors,
+  read: ReadonlyMap<string, HundredthsSection> = new Map(),
+): AspectModel {
   if (data.version !== VERSION || data.featureBits !== FEATURE_BITS)
     throw new Error(
       `aspect model: expected version ${VERSION} with ${FEATURE_BITS}-bit features; retrain with npm run train:aspects`,
@@ -805,7 +821,11 @@ export function aspectModelFrom(data: SerializedModel, vectors: WordVectors): As
     throw new Error(
       `aspect model: trained with word vectors ${data.vectors}, given ${vectors.digest}; retrain with npm run train:aspects`,
     );
-  const sparse = (table: Record<string, number[]>, classes: number): SparseModel => {
+  const sparse = (name: 'detection' | 'polarity', classes: number): SparseModel => {
+    const section = read.get(name);
+    if (section !== undefined)
+      return sparseFromHundredths(classes, section.buckets, section.hundredths);
+    const table = data[name];
     const buckets = Object.keys(table);
     const rows = new Float64Array(buckets.length * classes);
     for (let i = 0; i < buckets.length; i++) {
@@ -826,10 +846,10 @@ export function aspectModelFrom(data: SerializedModel, vectors: WordVectors): As
     lexiconFloor: data.lexiconFloor,
     gate: data.gate,
     vectorScale: data.vectorScale,
-    detection: sparse(data.detection, DETECTION_CLASSES),
+    detection: sparse('detection', DETECTION_CLASSES),
     conv: data.conv === null ? null : convFrom(data.conv, DETECTION_CLASSES),
     convWeight: data.conv === null ? 0 : data.convWeight,
-    polarity: sparse(data.polarity, 3),
+    polarity: sparse('polarity', 3),
     ...polarityConvFrom(data),
     vectors,
   };

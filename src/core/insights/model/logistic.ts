@@ -70,23 +70,33 @@ function scoringTable(
   classes: number,
   rows: Float64Array,
 ): ScoringTable {
+  if (rows.every((w) => Math.abs(w) <= 327.67 && Math.round(w * 100) / 100 === w))
+    return hundredthsTable(buckets, classes, (k) => Math.round(rows[k]! * 100));
   let size = 0;
   for (const bucket of buckets) size = Math.max(size, bucket + 1);
-  if (rows.every((w) => Math.abs(w) <= 327.67 && Math.round(w * 100) / 100 === w)) {
-    // A power of two, so that a row never straddles two cache lines.
-    const stride = 2 ** Math.ceil(Math.log2(classes));
-    // In shared memory, so that the build's other threads read this one table (sharedSparse).
-    const cells = new Int16Array(
-      new SharedArrayBuffer(size * stride * Int16Array.BYTES_PER_ELEMENT),
-    );
-    for (let i = 0; i < buckets.length; i++)
-      for (let c = 0; c < classes; c++)
-        cells[buckets[i]! * stride + c] = Math.round(rows[i * classes + c]! * 100);
-    return { kind: 'hundredths', stride, cells };
-  }
   const index = new Int32Array(size).fill(-1);
   for (let i = 0; i < buckets.length; i++) index[buckets[i]!] = i * classes;
   return { kind: 'rows', index, rows };
+}
+
+/**
+ * A table of hundredths whose row of `buckets[i]` holds `cellAt(i * classes + c)` for each class
+ * c, each a whole number of hundredths that fits in 16 bits.
+ */
+function hundredthsTable(
+  buckets: ArrayLike<number>,
+  classes: number,
+  cellAt: (k: number) => number,
+): ScoringTable {
+  let size = 0;
+  for (let i = 0; i < buckets.length; i++) size = Math.max(size, buckets[i]! + 1);
+  // A power of two, so that a row never straddles two cache lines.
+  const stride = 2 ** Math.ceil(Math.log2(classes));
+  // In shared memory, so that the build's other threads read this one table (shareSparse).
+  const cells = new Int16Array(new SharedArrayBuffer(size * stride * Int16Array.BYTES_PER_ELEMENT));
+  for (let i = 0; i < buckets.length; i++)
+    for (let c = 0; c < classes; c++) cells[buckets[i]! * stride + c] = cellAt(i * classes + c);
+  return { kind: 'hundredths', stride, cells };
 }
 
 /** The model's scoring table, built on first use: an array read per feature, not a Map lookup. */
@@ -117,8 +127,29 @@ export function sparseFromRows(
   buckets: readonly number[],
   rows: Float64Array,
 ): SparseModel {
-  const table = scoringTable(buckets, classes, rows);
-  // A table of hundredths holds the weights exactly: `rows` is not kept beside it.
+  return modelOver(classes, buckets, scoringTable(buckets, classes, rows));
+}
+
+/**
+ * A model of whole hundredths from its rows as integers: the weights of `buckets[i]` are
+ * `hundredths[i * classes, (i + 1) * classes)` hundredths. It is the model `sparseFromRows` makes
+ * of the same weights as numbers, without them as numbers in between.
+ */
+export function sparseFromHundredths(
+  classes: number,
+  buckets: readonly number[],
+  hundredths: Int16Array,
+): SparseModel {
+  return modelOver(
+    classes,
+    buckets,
+    hundredthsTable(buckets, classes, (k) => hundredths[k]!),
+  );
+}
+
+/** The model scored from `table`, whose weights Map (of `buckets`, in order) is built if asked. */
+function modelOver(classes: number, buckets: readonly number[], table: ScoringTable): SparseModel {
+  // A table of hundredths holds the weights exactly: no rows are kept beside it.
   const rowAt =
     table.kind === 'hundredths'
       ? cellReader(table.cells, table.stride, classes, buckets)
