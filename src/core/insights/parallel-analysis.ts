@@ -17,8 +17,8 @@ import { shareAspectModel } from './model/aspect-model.ts';
 import { defaultAspectModel } from './model/default-model.ts';
 
 /**
- * Below this many reviews per thread a worker costs more than it saves: each one starts Node and
- * loads wink's model before it reads a review, and is given the aspect model by this thread.
+ * Below this many reviews per thread a worker costs more than it saves: each one loads its modules
+ * and wink's model before it reads a review (the aspect model it is given by this thread).
  */
 export const MIN_REVIEWS_PER_THREAD = 1000;
 

@@ -793,8 +793,13 @@ export function parseAspectModel(json: string, vectors: WordVectors): AspectMode
     ['detection', DETECTION_CLASSES],
     ['polarity', 3],
   ]);
-  if (split === null) return aspectModelFrom(JSON.parse(json) as SerializedModel, vectors);
-  return aspectModelFrom(JSON.parse(split.rest) as SerializedModel, vectors, split.sections);
+  const rest = split && (JSON.parse(split.rest) as SerializedModel);
+  // Each table read from the text must be the model's own: its key left empty at the top level.
+  const own = (name: 'detection' | 'polarity') =>
+    rest !== null && JSON.stringify(rest[name]) === '{}';
+  if (rest === null || !own('detection') || !own('polarity'))
+    return aspectModelFrom(JSON.parse(json) as SerializedModel, vectors);
+  return aspectModelFrom(rest, vectors, split!.sections);
 }
 
 /**
@@ -825,11 +830,16 @@ export function aspectModelFrom(
     const section = read.get(name);
     if (section !== undefined)
       return sparseFromHundredths(classes, section.buckets, section.hundredths);
-    const table = data[name];
-    const buckets = Object.keys(table);
+    const table: unknown = data[name];
+    if (typeof table !== 'object' || table === null || Array.isArray(table))
+      throw new Error(
+        `aspect model: ${name} must be an object of weight rows, got ${JSON.stringify(table) ?? 'nothing'}; retrain with npm run train:aspects`,
+      );
+    const byBucket = table as Record<string, number[]>;
+    const buckets = Object.keys(byBucket);
     const rows = new Float64Array(buckets.length * classes);
     for (let i = 0; i < buckets.length; i++) {
-      const row = table[buckets[i]!]!;
+      const row = byBucket[buckets[i]!]!;
       if (row.length !== classes)
         throw new Error(
           `aspect model: bucket ${buckets[i]} has ${row.length} weights, expected ${classes}; retrain with npm run train:aspects`,

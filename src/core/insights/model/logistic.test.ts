@@ -63,11 +63,11 @@ test('a model of whole hundredths (as shipped) sums its weights exactly, whateve
 });
 
 test('tables of hundredths of every row width score every class of every feature once', () => {
-  // 3 and 11 classes are the shipped polarity and detection widths (rows of 4 and 16 cells, each
-  // summed by its own loop); 5 is any other.
+  // 3 and 11 classes are the shipped polarity and detection widths, 4 and 16 fill those rows
+  // (of 4 and 16 cells, each summed by its own loop); 5 is any other.
   let seed = 7;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-  for (const classes of [3, 5, 11]) {
+  for (const classes of [3, 4, 5, 11, 16]) {
     const buckets = Array.from({ length: 40 }, (_, i) => i * 3);
     const cells = Array.from({ length: buckets.length * classes }, () => (next() % 2001) - 1000);
     const read = sparseFromRows(

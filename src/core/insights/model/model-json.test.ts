@@ -44,9 +44,28 @@ test('text not in the saved form is left to JSON, which says what is wrong', () 
     '{"a":{"3":[-,2]},"b":{}}',
     '{"a":{"3":[1.,2]},"b":{}}',
     '{"a":{"99999999999":[1,2]},"b":{}}',
+    '{"a":{"3":[007,1]},"b":{}}', // leading zeros
+    '{"a":{"3":[-00.5,1]},"b":{}}',
+    '{"a":{"03":[1,1]},"b":{}}',
+    '{"x":{"a":{"3":[1,2]}},"a":{"3":[7,7]},"b":{}}', // the key inside another object too
+    '{"a":{"3":[1,2]},"b":{"1":[5,5,5]},"a":{"3":[9,9]}}', // the key twice
   ])
     expect(splitModelJson(json, TABLES), json).toBeNull();
 });
+
+test("a table's key found only inside another object is not the model's table", () => {
+  const json = readFileSync(path.join(import.meta.dirname, 'aspect-model.json'), 'utf8');
+  const data = JSON.parse(json) as Record<string, unknown>;
+  // The polarity table moved under another key: the model has none, whatever the scanner found.
+  const moved = JSON.stringify({
+    ...data,
+    polarity: undefined,
+    extra: { polarity: data.polarity },
+  });
+  expect(() => parseAspectModel(moved, defaultWordVectors())).toThrow(
+    'aspect model: polarity must be an object of weight rows, got nothing',
+  );
+}, 60_000);
 
 test('the shipped model read from its text is the model JSON.parse reads', () => {
   const json = readFileSync(path.join(import.meta.dirname, 'aspect-model.json'), 'utf8');

@@ -3,8 +3,10 @@
 // rows' buckets, only for every row to be copied into a table of 16-bit integers (about a second of
 // every build's start). Read here, each weight goes from the text into an integer of hundredths.
 // Only the form the model is saved in (`serializeAspectModel`) is read this way; anything else
-// (spaces, a weight with more decimals or an exponent, a row of another length) gives null, and the
-// caller parses the file as JSON, which reports what is wrong with it.
+// (spaces, a weight with more decimals, an exponent or a leading zero, a row of another length, a
+// table's key twice) gives null, and the caller parses the file as JSON, which reports what is
+// wrong with it. The caller also checks that each table read here was the file's own (its key at
+// the top level of the rest).
 
 /** One table: the buckets in file order, and their rows of `classes` hundredths each. */
 export interface HundredthsSection {
@@ -46,7 +48,9 @@ export function splitModelJson(
   const found = names.map(([name, classes]) => {
     const key = `"${name}":{`;
     const at = json.indexOf(key);
-    return { name, classes, start: at < 0 ? -1 : at + key.length - 1 };
+    // Once only: a second one is another object's key, or the key repeated.
+    if (at < 0 || json.indexOf(key, at + 1) >= 0) return { name, classes, start: -1 };
+    return { name, classes, start: at + key.length - 1 };
   });
   if (found.some(({ start }) => start < 0)) return null;
   found.sort((a, b) => a.start - b.start);
@@ -84,6 +88,7 @@ function readSection(
   for (;;) {
     // "bucket":[
     if (json.charCodeAt(at++) !== QUOTE || !isDigit(json.charCodeAt(at))) return null;
+    if (json.charCodeAt(at) === ZERO && isDigit(json.charCodeAt(at + 1))) return null;
     let bucket = 0;
     while (isDigit(json.charCodeAt(at))) {
       bucket = bucket * 10 + (json.charCodeAt(at++) - ZERO);
@@ -103,6 +108,8 @@ function readSection(
       const negative = json.charCodeAt(at) === MINUS;
       if (negative) at++;
       if (!isDigit(json.charCodeAt(at))) return null;
+      // A leading zero before another digit is not JSON.
+      if (json.charCodeAt(at) === ZERO && isDigit(json.charCodeAt(at + 1))) return null;
       let value = 0;
       while (isDigit(json.charCodeAt(at))) {
         value = value * 10 + (json.charCodeAt(at++) - ZERO);
