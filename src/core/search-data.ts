@@ -6,7 +6,11 @@ import { serializeReviewsDataset } from './reviews-dataset.ts';
 import { SEPARATOR } from './substring-index.ts';
 import { foldText } from './text.ts';
 
-export const SEARCH_DATA_VERSION = 3;
+/**
+ * The search files' format and folding: a dist whose files say another version is refused (it was
+ * built by other code; 4: the folded text maps ß, ł, ø, æ and the like to plain letters).
+ */
+export const SEARCH_DATA_VERSION = 4;
 
 export interface SearchColumns {
   version: typeof SEARCH_DATA_VERSION;
