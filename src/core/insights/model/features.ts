@@ -179,11 +179,13 @@ export function featuresOf(
     add(fnv(wordKind, word));
     if (negated[i]) add(fnv(negatedKind, word));
     if (afterContrast[i]) add(fnv(contrastKind, word));
-    if (i + 1 < to) add(fnv(fnv(fnv(bigramKind, word), ' '), words[i + 1]!));
+    // The pairs' hashes all start with the word's.
+    const pair = i + 1 < to ? fnv(bigramKind, word) : 0;
+    if (i + 1 < to) add(fnv(fnv(pair, ' '), words[i + 1]!));
     // Word pairs one and two words apart ("never _ back", "still _ _ waiting"), which carry
     // phrases that a word in between breaks up.
-    if (i + 2 < to) add(fnv(fnv(fnv(bigramKind, word), ' _ '), words[i + 2]!));
-    if (i + 3 < to) add(fnv(fnv(fnv(bigramKind, word), ' _ _ '), words[i + 3]!));
+    if (i + 2 < to) add(fnv(fnv(pair, ' _ '), words[i + 2]!));
+    if (i + 3 < to) add(fnv(fnv(pair, ' _ _ '), words[i + 3]!));
     // Character 3- and 4-grams of "<word>" (the word between boundary marks), for words of 3
     // letters or more.
     const length = word.length + 2;
