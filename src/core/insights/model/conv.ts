@@ -106,19 +106,20 @@ function project(
 /**
  * Pooled filters of the row sequence [from, to) from its words' projections: filter f's largest
  * response over the positions (zero padding at both ends of the span), and where it was (an index
- * into `projected`, not into the span; -1 when no response is above zero).
+ * into `projected`, not into the span; -1 when no response is above zero), when `argmax` is given
+ * (training needs it, scoring does not).
  */
 function pool(
   detector: ConvDetector,
   projected: readonly (Float32Array | Float64Array)[],
   pooled: Float64Array,
-  argmax: Int32Array,
+  argmax: Int32Array | null,
   from = 0,
   to = projected.length,
 ): void {
   const { filters, bias } = detector;
-  pooled.fill(0);
-  argmax.fill(-1);
+  pooled.fill(0, 0, filters);
+  argmax?.fill(-1);
   if (from >= to) return;
   // The neighbour of a span's first and last word is zero padding: a row of zeros, which adds
   // nothing, read as if it were a word's.
@@ -132,7 +133,7 @@ function pool(
       const response = bias[f]! + here[filters + f]! + before[f]! + after[last + f]!;
       if (response > pooled[f]!) {
         pooled[f] = response;
-        argmax[f] = t;
+        if (argmax !== null) argmax[f] = t;
       }
     }
   }
@@ -203,12 +204,16 @@ export function convSpanScores(
   from = 0,
   to = projected.length,
 ): number[] {
-  const pooled = new Float64Array(detector.filters);
-  pool(detector, projected, pooled, new Int32Array(detector.filters), from, to);
-  const out = new Float64Array(detector.classes);
-  classScores(detector, pooled, out);
-  return Array.from(out);
+  if (spanPooled.length < detector.filters) spanPooled = new Float64Array(detector.filters);
+  if (spanScores.length < detector.classes) spanScores = new Float64Array(detector.classes);
+  pool(detector, projected, spanPooled, null, from, to);
+  classScores(detector, spanPooled, spanScores);
+  return Array.from(spanScores.subarray(0, detector.classes));
 }
+
+/** `convSpanScores`'s pooled filters and scores, reused from call to call. */
+let spanPooled = new Float64Array(0);
+let spanScores = new Float64Array(0);
 
 /** Each class's raw score (log-odds) for a sequence of word-vector rows. */
 export function convScores(
