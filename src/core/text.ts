@@ -1,4 +1,5 @@
-// Text folding for case- and accent-insensitive matching (search `query`, technician names).
+// Text folding for case- and accent-insensitive matching (search `query`, technician names), and
+// finding a sentence's own characters in the text it came from.
 
 const COMBINING_MARKS = /\p{M}+/gu;
 
@@ -31,4 +32,15 @@ const OTHER_LETTERS = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
  */
 export function foldText(value: string): string {
   return stripMarks(value).replace(OTHER_LETTERS, (letter) => LETTERS[letter]!);
+}
+
+/**
+ * The characters of `text` that one of its sentences came from. A sentence's text has its
+ * whitespace collapsed (a line break or a run of spaces is one space, as wink reads it); the
+ * review's own characters keep theirs, so that a quote is exactly what the review says. The first
+ * place the sentence's words stand in `text`; null when they stand nowhere.
+ */
+export function sourceOf(text: string, sentence: string): string | null {
+  const words = sentence.split(' ').map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return text.match(new RegExp(words.join('\\s+')))?.[0] ?? null;
 }

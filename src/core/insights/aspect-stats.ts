@@ -2,6 +2,7 @@
 // it, their polarity split, a score, the trend of the last 12 months and a few quotes.
 import { z } from 'zod';
 import { compareNewestFirst } from '../review.ts';
+import { sourceOf } from '../text.ts';
 import { POLARITIES, type Polarity } from './lexicon.ts';
 import type { ReviewAnalysis } from './analysis.ts';
 import { ASPECT_IDS, ASPECT_LABELS, type AspectId } from './lexicon.ts';
@@ -59,7 +60,9 @@ export const AspectTrendSchema = z.object({
 
 export const QuoteSchema = z.object({
   review_id: z.string(),
-  text: z.string().meta({ description: 'the sentence, as the review has it' }),
+  text: z.string().meta({
+    description: 'the sentence, character for character as the review has it (line breaks too)',
+  }),
   polarity: z.enum(POLARITIES),
 });
 
@@ -176,7 +179,7 @@ function pickQuotes(candidates: Candidate[]): AspectStats['quotes'] {
   take(major, QUOTES_PER_ASPECT - chosen.length);
   return chosen.map((c) => ({
     review_id: c.analysis.review.id,
-    text: c.text,
+    text: sourceOf(c.analysis.review.text, c.text) ?? c.text,
     polarity: c.polarity,
   }));
 }

@@ -162,9 +162,26 @@ describe('counts agree with the per-review analysis', () => {
       for (const quote of quotes) {
         const review = perReview.find((r) => r.review.id === quote.review_id)!;
         const sentence = review.sentences.find((s) => s.text === quote.text)!;
+        expect(review.review.text).toContain(quote.text);
         expect(sentence.aspects).toContainEqual({ aspect, polarity: quote.polarity });
       }
     }
+  });
+});
+
+test('a quote is the characters of its review, line breaks and runs of spaces as written', () => {
+  const reviews = [
+    makeReview({
+      id: 'wrapped',
+      date: '2024-05-01',
+      text: 'They came on a Tuesday.\nThe price they quoted us\nwas  fair and honest.\n\nThanks.',
+    }),
+  ];
+  const [quote] = build(reviews).aspects.price_value.quotes;
+  expect(quote).toEqual({
+    review_id: 'wrapped',
+    text: 'The price they quoted us\nwas  fair and honest.',
+    polarity: 'positive',
   });
 });
 
