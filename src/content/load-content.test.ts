@@ -508,6 +508,26 @@ describe('business.json', () => {
     });
   });
 
+  test('a duplicate id is reported in the same round as a problem elsewhere in the file', async () => {
+    const { services: _services, ...rest } = businessJson({
+      technicians: [
+        { id: 'sam-lee', name: 'Sam Lee' },
+        { id: 'sam-lee', name: 'Samuel Lee' },
+      ],
+      service_areas: [
+        { id: 'lakewood', name: 'Lakewood' },
+        { id: 'lakewood', name: 'Lakewood Heights' },
+      ],
+    });
+    const dir = await makeContentDir(rest);
+    const file = shown(dir, 'business.json');
+    expect(await problemsOf(dir)).toEqual([
+      { file, field: 'services', message: 'is required (expected array)' },
+      { file, field: 'technicians.1.id', message: 'duplicate id "sam-lee"' },
+      { file, field: 'service_areas.1.id', message: 'duplicate id "lakewood"' },
+    ]);
+  });
+
   test('two technicians with one name, or an alias of another, fail naming both', async () => {
     // Reviews publish technicians by name and search finds them by id, name or alias: two
     // technicians called "Zoë Ng" would be counted as one and found under one id only.

@@ -47,6 +47,51 @@ export const ServiceAreaSchema = z
   })
   .strict();
 
+/** Each item's id once in its list (services, technicians, service areas). */
+function uniqueIds(items: readonly { id: string }[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  items.forEach(({ id }, index) => {
+    if (seen.has(id))
+      ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate id "${id}"` });
+    seen.add(id);
+  });
+}
+
+/**
+ * Reviews publish technicians by name and search finds them by id, name or alias (any case, any
+ * accent): each of those must point to one technician.
+ */
+function oneTechnicianEach(
+  technicians: readonly z.infer<typeof TechnicianSchema>[],
+  ctx: z.RefinementCtx,
+): void {
+  const owner = new Map<string, number>();
+  technicians.forEach((technician, index) => {
+    const names: [string, (string | number)[]][] = [
+      [technician.id, ['id']],
+      [technician.name, ['name']],
+      ...(technician.aliases ?? []).map((alias, k): [string, (string | number)[]] => [
+        alias,
+        ['aliases', k],
+      ]),
+    ];
+    for (const [name, at] of names) {
+      const key = foldText(name.trim());
+      const other = owner.get(key);
+      if (other === undefined) owner.set(key, index);
+      // A repeated id is reported as a duplicate id.
+      else if (other !== index && !(at[0] === 'id' && technicians[other]!.id === name))
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, ...at],
+          message: `"${name}" also names technician "${technicians[other]!.id}": each id, name and alias must name one technician`,
+        });
+    }
+  });
+}
+
+// Each list's own checks (ids once, one technician per name) sit on the list, so that they are
+// reported in the same round as a problem elsewhere in the file.
 export const BusinessSchema = z
   .object({
     name: NonEmptyStringSchema,
@@ -81,9 +126,9 @@ export const BusinessSchema = z
           .strict(),
       )
       .optional(),
-    services: z.array(ServiceSchema).min(1),
-    technicians: z.array(TechnicianSchema),
-    service_areas: z.array(ServiceAreaSchema),
+    services: z.array(ServiceSchema).min(1).superRefine(uniqueIds),
+    technicians: z.array(TechnicianSchema).superRefine(uniqueIds).superRefine(oneTechnicianEach),
+    service_areas: z.array(ServiceAreaSchema).superRefine(uniqueIds),
     licenses: z
       .array(
         z
@@ -112,58 +157,7 @@ export const BusinessSchema = z
       .array(z.object({ platform: NonEmptyStringSchema, url: HttpUrlSchema }).strict())
       .optional(),
   })
-  .strict()
-  .superRefine((business, ctx) => {
-    const unique = (ids: string[], path: string) => {
-      const seen = new Set<string>();
-      ids.forEach((id, index) => {
-        if (seen.has(id))
-          ctx.addIssue({
-            code: 'custom',
-            path: [path, index, 'id'],
-            message: `duplicate id "${id}"`,
-          });
-        seen.add(id);
-      });
-    };
-    unique(
-      business.services.map((s) => s.id),
-      'services',
-    );
-    unique(
-      business.technicians.map((t) => t.id),
-      'technicians',
-    );
-    unique(
-      business.service_areas.map((a) => a.id),
-      'service_areas',
-    );
-    // Reviews publish technicians by name and search finds them by id, name or alias (any case,
-    // any accent): each of those must point to one technician.
-    const owner = new Map<string, number>();
-    business.technicians.forEach((technician, index) => {
-      const names: [string, (string | number)[]][] = [
-        [technician.id, ['id']],
-        [technician.name, ['name']],
-        ...(technician.aliases ?? []).map((alias, k): [string, (string | number)[]] => [
-          alias,
-          ['aliases', k],
-        ]),
-      ];
-      for (const [name, at] of names) {
-        const key = foldText(name.trim());
-        const other = owner.get(key);
-        if (other === undefined) owner.set(key, index);
-        // A repeated id is reported as a duplicate id above.
-        else if (other !== index && !(at[0] === 'id' && business.technicians[other]!.id === name))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['technicians', index, ...at],
-            message: `"${name}" also names technician "${business.technicians[other]!.id}": each id, name and alias must name one technician`,
-          });
-      }
-    });
-  });
+  .strict();
 
 export type Business = z.infer<typeof BusinessSchema>;
 
