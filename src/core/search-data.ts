@@ -8,9 +8,10 @@ import { foldText } from './text.ts';
 
 /**
  * The search files' format and folding: a dist whose files say another version is refused (it was
- * built by other code; 4: the folded text maps ß, ł, ø, æ and the like to plain letters).
+ * built by other code; 4: the folded text maps ß, ł, ø, æ and the like to plain letters; 5: and
+ * curly apostrophes and quotation marks to straight ones).
  */
-export const SEARCH_DATA_VERSION = 4;
+export const SEARCH_DATA_VERSION = 5;
 
 export interface SearchColumns {
   version: typeof SEARCH_DATA_VERSION;

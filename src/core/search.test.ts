@@ -128,6 +128,17 @@ describe('filters', () => {
     expect(found('aerlig')).toEqual(['no']);
     expect(found('ærlig')).toEqual(['no']);
   });
+  test('query reads curly apostrophes and quotation marks as the straight ones, either way', () => {
+    const written = [
+      makeReview({ id: 'curly', text: 'I\u2019d call them again, \u201cbest crew\u201d ever.' }),
+      makeReview({ id: 'straight', text: `We wasn't sure, but I'd say "best crew" too.` }),
+    ];
+    const found = (query: string) => ids(search(written, { query }));
+    expect(found("i'd")).toEqual(['curly', 'straight']);
+    expect(found('I\u2019D')).toEqual(['curly', 'straight']);
+    expect(found('wasn\u2018t')).toEqual(['straight']);
+    expect(found('\u201cbest crew"')).toEqual(['curly', 'straight']);
+  });
   test('query needs the whole substring, not just its trigrams', () => {
     expect(ids(search(reviews, { query: 'gone leak' }))).toEqual([]);
   });
@@ -394,6 +405,17 @@ describe('parameter validation', () => {
       limit: 20,
     });
   });
+
+  test.each(['query', 'mentions_technician', 'mentions_service'])(
+    '%s of spaces alone is refused as blank, not read as a search for spaces',
+    (name) => {
+      for (const blank of [' ', '%20%20', '%C2%A0', '%09'])
+        expect(issuesOf(() => query(`${name}=${blank}`))).toContainEqual(
+          expect.objectContaining({ path: [name], message: 'must not be blank' }),
+        );
+      expect(query(`${name}=%20a%20`)).toMatchObject({ [name]: ' a ' });
+    },
+  );
 
   test('typed params (MCP) reject strings where numbers are expected', () => {
     expect(issuesOf(() => parseSearchParams({ rating: '5' }))).toContainEqual(

@@ -37,6 +37,7 @@ export const SearchParamsSchema = z
     query: z
       .string({ error: 'expected a string' })
       .min(1, { error: 'must not be empty' })
+      .regex(/\S/, { error: 'must not be blank' })
       .max(SEARCH_QUERY_MAX_LENGTH, {
         error: `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`,
       })
@@ -45,6 +46,7 @@ export const SearchParamsSchema = z
     mentions_technician: z
       .string({ error: 'expected a string' })
       .min(1, { error: 'must not be empty' })
+      .regex(/\S/, { error: 'must not be blank' })
       .max(SEARCH_NAME_MAX_LENGTH, {
         error: `must be at most ${SEARCH_NAME_MAX_LENGTH} characters`,
       })
@@ -55,6 +57,7 @@ export const SearchParamsSchema = z
     mentions_service: z
       .string({ error: 'expected a service id' })
       .min(1, { error: 'must not be empty' })
+      .regex(/\S/, { error: 'must not be blank' })
       .max(SEARCH_NAME_MAX_LENGTH, {
         error: `must be at most ${SEARCH_NAME_MAX_LENGTH} characters`,
       })

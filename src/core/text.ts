@@ -24,14 +24,31 @@ const LETTERS: Readonly<Record<string, string>> = {
   þ: 'th',
   ı: 'i',
 };
-const OTHER_LETTERS = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
+/**
+ * Typographic apostrophes and quotation marks, which phones and word processors put in for the ones
+ * on the keyboard: "I’d" and "I'd" are one word to a reader.
+ */
+const MARKS: Readonly<Record<string, string>> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201b': "'",
+  '\u02bc': "'",
+  '\u2032': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u201f': '"',
+  '\u2033': '"',
+};
+const FOLDED = { ...LETTERS, ...MARKS };
+const OTHER_LETTERS = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'g');
 
 /**
  * Lower-cases and strips diacritics, letters with a stroke or ligatures included: "Núñez",
- * "NUNEZ" and "Nuñez" all fold to "nunez", "Øster" to "oster", "Straße" to "strasse".
+ * "NUNEZ" and "Nuñez" all fold to "nunez", "Øster" to "oster", "Straße" to "strasse"; curly
+ * apostrophes and quotation marks become straight ones ("I’d" → "i'd").
  */
 export function foldText(value: string): string {
-  return stripMarks(value).replace(OTHER_LETTERS, (letter) => LETTERS[letter]!);
+  return stripMarks(value).replace(OTHER_LETTERS, (letter) => FOLDED[letter]!);
 }
 
 /**
