@@ -29,7 +29,7 @@ export const IsoDateSchema = z
   .string()
   .regex(ISO_DATE_PATTERN, { message: 'expected a date written YYYY-MM-DD' })
   .refine(isRealIsoDate, { message: 'expected a real calendar date (YYYY-MM-DD)' })
-  .meta({ format: 'date', example: '2024-05-01' });
+  .meta({ format: 'date', examples: ['2024-05-01'] });
 
 /** RFC 3339 timestamp at midnight UTC for a YYYY-MM-DD date (feeds need a full date-time). */
 export function isoDateToTimestamp(date: string): string {

@@ -9,6 +9,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { outputSchemaResourceUri } from '../../src/mcp/tool-schemas.ts';
@@ -82,6 +83,28 @@ describe('tools/list', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  test('every schema, listed or full, compiles in a strict JSON Schema 2020-12 validator', async () => {
+    // A client may compile tool schemas with a strict validator: a keyword of another dialect (an
+    // OpenAPI `example`, say) then stops it.
+    const schemas: [string, object][] = [];
+    for (const tool of tools) {
+      schemas.push([`${tool.name}.inputSchema`, tool.inputSchema]);
+      if (tool.outputSchema) schemas.push([`${tool.name}.outputSchema`, tool.outputSchema]);
+      const uri = outputSchemaResourceUri(tool.name);
+      const { resources } = await client.listResources();
+      if (resources.some((resource) => resource.uri === uri)) {
+        const read = await client.readResource({ uri });
+        schemas.push([uri, JSON.parse((read.contents[0] as { text: string }).text) as object]);
+      }
+    }
+    expect(schemas.length).toBeGreaterThan(tools.length);
+    for (const [name, schema] of schemas) {
+      const strict = new Ajv2020({ strict: true, allErrors: true });
+      addFormats.default(strict);
+      expect(() => strict.compile(schema), name).not.toThrow();
+    }
   });
 
   test('nullable fields stay nullable, as anyOf branches', () => {
