@@ -264,6 +264,36 @@ describe('topics', () => {
   });
 });
 
+describe('topics and the names of technicians and places', () => {
+  test('their words are left out where they are names, and kept where they are common words', () => {
+    const business = makeBusiness({
+      ...INSIGHTS_BUSINESS,
+      technicians: [{ id: 'bill-snow', name: 'Bill Snow', aliases: ['Billy'] }],
+      service_areas: [
+        { id: 'flat-rock', name: 'Flat Rock' },
+        { id: 'chimney-rock', name: 'Chimney Rock' },
+      ],
+    });
+    const texts = [
+      'Bill Snow put snow guards on our metal roof in Flat Rock.',
+      'The snow guards hold. Our flat roof in Chimney Rock is dry now.',
+      'They replaced the flat roof and the chimney cap, and Billy explained the final bill.',
+      'New chimney cap and snow guards. The final bill matched the quote.',
+      'Our flat roof was ponding. Bill Snow and his crew fixed the chimney cap too.',
+      'Bill Snow was on time. We live near Chimney Rock and Flat Rock.',
+      'Bill Snow cleaned up. Flat Rock folks, call them.',
+      ...Array.from({ length: 6 }, () => 'Good work.'),
+    ];
+    const reviews = texts.map((text, i) => makeReview({ id: `n-${i}`, text }));
+    const topics = buildInsights(business, reviews, editorial, makeLexicon(), null).topics;
+    const phrases = topics.flatMap((t) => t.keywords);
+    expect(phrases).toEqual(
+      expect.arrayContaining(['snow guard', 'flat roof', 'chimney cap', 'final bill']),
+    );
+    expect(phrases.join(' | ')).not.toMatch(/bill snow|flat rock|chimney rock|billy/);
+  });
+});
+
 describe('topics that reviews of any business raise', () => {
   const labelsOf = (texts: string[], filler = 10) => {
     const reviews = [...texts, ...Array.from({ length: filler }, () => 'Good work.')].map(

@@ -14,20 +14,20 @@ import { computeSummary } from './summary.ts';
 import { analyzeReviewsInParallel, type ParallelOptions } from './parallel-analysis.ts';
 import { computeTopics } from './topics.ts';
 
-/** Words that must not make a topic: people and places are entities, opinions are not topics. */
-function topicExclusions(business: Business, lexicon: Lexicon): Set<string> {
+/** Words that must not make a topic: opinions are not topics. */
+function topicExclusions(lexicon: Lexicon): Set<string> {
   const words = new Set<string>();
-  const addWords = (text: string) => {
-    for (const word of text.toLowerCase().split(/[^a-z']+/)) if (word) words.add(word);
-  };
-  for (const t of business.technicians) {
-    addWords(t.name);
-    for (const alias of t.aliases ?? []) addWords(alias);
-  }
-  for (const area of business.service_areas) addWords(area.name);
   for (const phrase of [...lexicon.polarity.positive, ...lexicon.polarity.negative])
     if (/^[a-z]+$/.test(phrase)) words.add(phrase);
   return words;
+}
+
+/** Names of people and places, which are entities, not topics. */
+function entityNames(business: Business): string[] {
+  return [
+    ...business.technicians.flatMap((t) => [t.name, ...(t.aliases ?? [])]),
+    ...business.service_areas.map((area) => area.name),
+  ];
 }
 
 /**
@@ -76,9 +76,10 @@ function insightsOf(
     entities: computeEntities(business, analyses),
     topics: computeTopics(
       analyses,
-      topicExclusions(business, lexicon),
+      topicExclusions(lexicon),
       business.services,
       business.name,
+      entityNames(business),
     ),
     faq: editorial.faq,
     summary: computeSummary(aspects, analyses.length, editorial.summary),

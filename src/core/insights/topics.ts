@@ -242,19 +242,20 @@ function slug(text: string): string {
 
 /**
  * Topics from the review texts written in English. `excluded` holds words that must not make a
- * phrase: names of technicians and places (they are entities) and opinion words (a topic is a
- * thing, not a mood).
- * The business's own name is no topic either, but its words are common ones ("ridge", "metal"):
- * they are left out only where written as the name, and a phrase made of them alone ("summit
- * ridge") is dropped.
+ * phrase: opinion words (a topic is a thing, not a mood).
+ * Names are no topics: the business's own, and `names` (its technicians and service areas, which
+ * are entities). But their words are often common ones ("Summit Ridge", "Bill Snow", "Flat
+ * Rock"): they are left out only where written as a name, and a phrase made of them alone
+ * ("summit ridge", "bill snow") is dropped, so that "snow guard" and "flat roof" stay topics.
  */
 export function computeTopics(
   analyses: readonly ReviewAnalysis[],
   excluded: ReadonlySet<string>,
   services: readonly { id: string; name: string }[] = [],
   businessName = '',
+  names: readonly string[] = [],
 ): Topic[] {
-  const named = nameWords(businessName);
+  const named = new Set([businessName, ...names].flatMap((name) => [...nameWords(name)]));
   const isName = (phrase: string) => phrase.split(' ').every((word) => named.has(word));
   const gerunds = gerundNouns(
     analyses.flatMap((analysis) => analysis.sentences.map((sentence) => sentence.tokens)),
