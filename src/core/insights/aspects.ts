@@ -2,7 +2,13 @@
 // owner's lexicon. Used by the insights build, `npm run aspects` and `npm run eval:aspects`.
 // Pure and deterministic: the same lexicon, text and rating always give the same answer.
 import { editDistance } from '../edit-distance.ts';
-import { passesGate, reportedBy, scoreSentence, type AspectModel } from './model/aspect-model.ts';
+import {
+  LONG_CLAUSE_WORDS,
+  passesGate,
+  reportedBy,
+  scoreSentence,
+  type AspectModel,
+} from './model/aspect-model.ts';
 import { tokenizeForModel } from './model/features.ts';
 import {
   ASPECT_IDS,
@@ -623,8 +629,7 @@ function indexPhrases(phrases: readonly CompiledPhrase[]): (token: Token) => Com
 export const PIPELINE_STEPS = {
   segment: 'split into folded words and clauses; mark negated words and words after a contrast',
   gate: 'report nothing when the model\'s "any aspect" output, in the sentence or one clause, is below the gate',
-  detect:
-    'keep each aspect the learned model gives at least the detection threshold, in the whole sentence or in one of its clauses',
+  detect: `keep each aspect the learned model gives at least the detection threshold, in the whole sentence or in one of its clauses (a clause of over ${LONG_CLAUSE_WORDS} words in parts too)`,
   lexicon:
     "add an aspect the owner's lexicon names when the model gives it at least the lexicon floor",
   polarity:
@@ -673,7 +678,7 @@ export function createAspectAnalyzer(
     // segment
     const tokens = tokenizeForModel(text);
     note('segment', () => `${tokens.words.length} words, ${new Set(tokens.clauses).size} clauses`);
-    const scored = scoreSentence(model!, tokens);
+    const scored = scoreSentence(model!, tokens, { splitLongClauses: true });
     // gate
     const open = passesGate(model!, scored.anyProbability);
     note(

@@ -8,7 +8,7 @@ import { createAspectAnalyzer, PIPELINE_STEPS } from '../aspects.ts';
 import { bootstrapIntervals, scoreAbsa } from '../absa-metrics.ts';
 import { parseCorpusFile, type CorpusSentence } from '../corpus.ts';
 import { loadLexicon } from '../../../content/load-lexicon.ts';
-import { ASPECT_IDS } from '../lexicon.ts';
+import { ASPECT_IDS, EMPTY_LEXICON } from '../lexicon.ts';
 import {
   DEFAULT_HYPERPARAMETERS,
   aspectModelFromShared,
@@ -22,6 +22,8 @@ import {
   scoreSentence,
   serializeAspectModel,
   shareAspectModel,
+  splitLongClauses,
+  LONG_CLAUSE_WORDS,
   trainAspectModel,
   trainPolarityConv,
   MODEL_POLARITIES,
@@ -151,6 +153,62 @@ test('each stance comes from its own clause, and every pipeline step reports', a
   expect(trace.steps!.find((s) => s.step === 'contrast/negation')!.result).toContain(
     'clause "great roof"',
   );
+});
+
+test('a run-on sentence keeps the aspects its parts name however many parts follow', () => {
+  // Read whole, a long run-on scored below every threshold: ten "and"-joined statements gave one
+  // aspect, six of them gave four. Without a lexicon, so that only the model decides.
+  const analyzer = createAspectAnalyzer(EMPTY_LEXICON, { model: defaultAspectModel() });
+  const parts = [
+    'the estimate was clear',
+    'the crew showed up on time',
+    'they cleaned up every day',
+    'the price was fair',
+    'the crew was very professional',
+    'the roof looks great',
+    'the warranty is solid',
+  ];
+  const found = (count: number) =>
+    analyzer.analyzeSentence(`I was nervous at first and ${parts.slice(0, count).join(' and ')}.`);
+  let previous: string[] = [];
+  for (let count = 3; count <= parts.length; count++) {
+    const aspects = found(count).map((o) => `${o.aspect}:${o.polarity}`);
+    expect(aspects, `${count} parts`).toEqual(expect.arrayContaining(previous));
+    previous = aspects;
+  }
+  expect(previous).toEqual(
+    expect.arrayContaining([
+      'estimate_inspection:positive',
+      'timeliness:positive',
+      'cleanup:positive',
+      'price_value:positive',
+      'professionalism:positive',
+      'workmanship:positive',
+      'warranty:positive',
+    ]),
+  );
+});
+
+test('splitLongClauses splits only clauses over the limit, before joining words, into parts of four words or more', () => {
+  const words = (text: string) => text.split(' ');
+  const short = words('the price was fair and the crew was neat and tidy');
+  expect(splitLongClauses(short, [[0, short.length]])).toEqual([[0, short.length]]);
+  const long = words(
+    'we were nervous and the estimate was clear and then the crew came and went and they cleaned up so well plus the price was fair and we would hire them again also',
+  );
+  expect(long.length).toBeGreaterThan(LONG_CLAUSE_WORDS);
+  const ranges = splitLongClauses(long, [
+    [0, 2],
+    [2, long.length],
+  ]);
+  expect(ranges.map(([from, to]) => long.slice(from, to).join(' '))).toEqual([
+    'we were',
+    'nervous and the estimate was clear',
+    'and then the crew came',
+    'and went and they cleaned up',
+    'so well plus the price was fair',
+    'and we would hire them again also',
+  ]);
 });
 
 test('without a model the analyzer is the lexicon alone', async () => {

@@ -343,6 +343,45 @@ function clauseRanges(tokens: SentenceTokens): [number, number][] {
 }
 
 /**
+ * A clause of more words than this is also read in parts (`splitLongClauses`). Such a run-on ("we
+ * were nervous and the estimate was clear and the crew showed up on time and …") is rare in the
+ * labelled sentences, and read whole it scores below every threshold: each aspect's evidence is
+ * outweighed by the rest.
+ */
+export const LONG_CLAUSE_WORDS = 25;
+
+/** The words a long clause is split before: they join one statement to the next. */
+const JOINERS = new Set(['and', 'then', 'so', 'plus', 'also']);
+
+/** A part of a long clause has at least this many words: "nice and clean" stays whole. */
+const PART_MIN_WORDS = 4;
+
+/**
+ * The ranges with each clause longer than LONG_CLAUSE_WORDS split before its joining words, into
+ * parts of at least PART_MIN_WORDS words.
+ */
+export function splitLongClauses(
+  words: readonly string[],
+  ranges: readonly [number, number][],
+): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [from, to] of ranges) {
+    if (to - from <= LONG_CLAUSE_WORDS) {
+      out.push([from, to]);
+      continue;
+    }
+    let start = from;
+    for (let i = from + PART_MIN_WORDS; i <= to - PART_MIN_WORDS; i++)
+      if (JOINERS.has(words[i]!) && i - start >= PART_MIN_WORDS) {
+        out.push([start, i]);
+        start = i;
+      }
+    out.push([start, to]);
+  }
+  return out;
+}
+
+/**
  * What the polarity part reads for one aspect of one sentence: the sentence's features, those of
  * the clause whose words score highest for the aspect (its focus), and that clause's words
  * conjoined with the aspect. Clause scores and features are computed once per sentence and shared
@@ -357,21 +396,26 @@ class PolarityInputs {
   readonly tokens: SentenceTokens;
   readonly base: readonly number[];
   readonly rows: Int32Array;
+  readonly #split: boolean;
 
   constructor(
     model: AspectModel,
     tokens: SentenceTokens,
     base: readonly number[],
     rows = vectorRows(model.vectors, tokens),
+    split = false,
   ) {
     this.model = model;
     this.tokens = tokens;
     this.base = base;
     this.rows = rows;
+    this.#split = split;
   }
 
   get ranges(): [number, number][] {
-    this.#ranges ??= clauseRanges(this.tokens);
+    this.#ranges ??= this.#split
+      ? splitLongClauses(this.tokens.words, clauseRanges(this.tokens))
+      : clauseRanges(this.tokens);
     return this.#ranges;
   }
 
@@ -650,13 +694,23 @@ export interface ScoredSentence {
   opinion(aspect: AspectId): ModelOpinion;
 }
 
-export function scoreSentence(model: AspectModel, tokens: SentenceTokens): ScoredSentence {
+/**
+ * A sentence's detection probabilities and, asked for, its aspects' polarities. With
+ * `splitLongClauses` (the analyzer's reading), a clause of over LONG_CLAUSE_WORDS words is read in
+ * parts as well as whole, each part as a clause; without it (training and its choice of
+ * thresholds), clauses are as punctuation and contrast words end them.
+ */
+export function scoreSentence(
+  model: AspectModel,
+  tokens: SentenceTokens,
+  { splitLongClauses = false }: { splitLongClauses?: boolean } = {},
+): ScoredSentence {
   const base = featuresOf(tokens);
   const rows = vectorRows(model.vectors, tokens);
   const length = tokens.words.length;
   const conv = convSentence(model, rows);
   const sentence = partsOf(model, detectionScores(model, base, rows, 0, length), conv, 0, length);
-  const inputs = new PolarityInputs(model, tokens, base, rows);
+  const inputs = new PolarityInputs(model, tokens, base, rows, splitLongClauses);
   const clauses =
     inputs.ranges.length > 1
       ? inputs.clauseScores.map((scores, index) =>
