@@ -161,6 +161,9 @@ export const BusinessSchema = z
 
 export type Business = z.infer<typeof BusinessSchema>;
 
+/** Whether a language tag (BCP 47) is English ("en", "en-GB"): the one language insights read. */
+export const isEnglish = (language: string) => language.toLowerCase().split('-')[0] === 'en';
+
 export const REVIEW_SOURCES = [
   'direct',
   'google',

@@ -3,7 +3,7 @@
 // back what it found, batch by batch. The model comes from the thread that started this one, in
 // one message, once it has read it: its weight tables are shared, not read and parsed again.
 import { parentPort, workerData } from 'node:worker_threads';
-import { analyzeBatch, analyzerFor, type ReviewFindings } from './analysis.ts';
+import { analyzeBatch, analyzerFor, type ReviewFindings, type ReviewInput } from './analysis.ts';
 import type { Lexicon } from './lexicon.ts';
 import { aspectModelFromShared, type SharedAspectModel } from './model/aspect-model.ts';
 
@@ -11,7 +11,7 @@ export interface AnalysisJob {
   lexicon: Lexicon;
   /** Whether the model reads the reviews (false: the lexicon alone); it comes in a ModelMessage. */
   model: boolean;
-  reviews: { text: string; rating: number }[];
+  reviews: ReviewInput[];
   batchSize: number;
   /** One Int32: the next batch to claim, shared by every thread of the job. */
   next: SharedArrayBuffer;

@@ -1,6 +1,6 @@
 // Every published review read once: its sentences (tokens for topics, aspects for the figures)
 // and its review-level aspect opinions. Input of the aspect, entity, topic and summary sections.
-import type { Review } from '../review.ts';
+import { isEnglish, type Review } from '../review.ts';
 import {
   combineSentenceOpinions,
   createAspectAnalyzer,
@@ -47,12 +47,21 @@ export function analyzerFor(lexicon: Lexicon, model: AspectModel | null): Aspect
 /** What the analysis of one review finds, apart from the review itself. */
 export type ReviewFindings = Omit<ReviewAnalysis, 'review'>;
 
-/** One review's sentences and aspect opinions. */
-function analyzeReviewText(analyzer: AspectAnalyzer, text: string, rating: number): ReviewFindings {
+/** What the analysis reads of a review. */
+export type ReviewInput = Pick<Review, 'text' | 'rating' | 'language'>;
+
+/**
+ * One review's sentences and aspect opinions. The model and the lexicon read English: in a review
+ * in another language they find only cognates ("profesional"), so it has no aspects (its sentences
+ * are still split, for the topics, which skip it too).
+ */
+function analyzeReviewText(analyzer: AspectAnalyzer, review: ReviewInput): ReviewFindings {
+  const { text, rating } = review;
+  const english = isEnglish(review.language);
   const sentences = splitSentences(text).map((tokens, index) => ({
     index,
     tokens,
-    aspects: analyzer.analyzeTokenized(tokens, rating),
+    aspects: english ? analyzer.analyzeTokenized(tokens, rating) : [],
   }));
   return {
     sentences,
@@ -66,13 +75,13 @@ function analyzeReviewText(analyzer: AspectAnalyzer, text: string, rating: numbe
 /** The findings of the reviews of one batch: [batch * size, (batch + 1) * size). */
 export function analyzeBatch(
   analyzer: AspectAnalyzer,
-  reviews: readonly { text: string; rating: number }[],
+  reviews: readonly ReviewInput[],
   batch: number,
   size: number,
 ): ReviewFindings[] {
   return reviews
     .slice(batch * size, (batch + 1) * size)
-    .map((review) => analyzeReviewText(analyzer, review.text, review.rating));
+    .map((review) => analyzeReviewText(analyzer, review));
 }
 
 export function analyzeReviews(
@@ -83,6 +92,6 @@ export function analyzeReviews(
   const analyzer = analyzerFor(lexicon, model);
   return reviews.map((review) => ({
     review,
-    ...analyzeReviewText(analyzer, review.text, review.rating),
+    ...analyzeReviewText(analyzer, review),
   }));
 }

@@ -364,6 +364,23 @@ describe('topics that reviews of any business raise', () => {
     expect(labels.join(' ')).not.toMatch(/buen|trabajo|techo|mihi|nui/);
   });
 
+  test('reviews in other languages have no aspects and give no quotes (the analysis reads English)', () => {
+    const reviews = (
+      [
+        ['es', 'Mike fue muy amable y profesional. Excelente trabajo, puntuales y limpios.'],
+        ['fr', 'Très professionnels, travail excellent et prix correct.'],
+        ['en-GB', 'Mike was very professional and the price was fair.'],
+      ] as [string, string][]
+    ).map(([language, text], i) => makeReview({ id: `x-${i}`, language, text, rating: 5 }));
+    const dataset = buildInsights(makeBusiness(INSIGHTS_BUSINESS), reviews, editorial);
+    const quoted = ASPECT_IDS.flatMap((aspect) =>
+      dataset.aspects[aspect].quotes.map((quote) => quote.review_id),
+    );
+    expect(new Set(quoted)).toEqual(new Set(['x-2']));
+    expect(dataset.aspects.professionalism).toMatchObject({ review_count: 1, positive: 1 });
+    expect(dataset.aspects.price_value).toMatchObject({ review_count: 1, positive: 1 });
+  });
+
   test('a phrase whose reviews are nearly all in a topic it shares a word with joins that topic', () => {
     const texts = [
       ...Array.from({ length: 3 }, () => 'They did the insurance claim paperwork for us.'),

@@ -100,7 +100,7 @@ export async function analyzeReviewsInParallel(
   const job: AnalysisJob = {
     lexicon,
     model: useModel,
-    reviews: reviews.map((review) => ({ text: review.text, rating: review.rating })),
+    reviews: reviews.map(({ text, rating, language }) => ({ text, rating, language })),
     batchSize: BATCH_SIZE,
     next: new SharedArrayBuffer(4),
   };

@@ -2,7 +2,7 @@
 // damage"), grouped when they occur in mostly the same reviews. Pure and deterministic: ties are
 // broken by the phrase itself, never by Map order or the clock.
 import { z } from 'zod';
-import { compareNewestFirst, roundedMean, type Review } from '../review.ts';
+import { compareNewestFirst, isEnglish, roundedMean, type Review } from '../review.ts';
 import type { ReviewAnalysis } from './analysis.ts';
 import type { TokenizedSentence } from './sentences.ts';
 
@@ -264,7 +264,7 @@ export function computeTopics(
   analyses.forEach((analysis, index) => {
     // Phrases are found by an English tagger: in other languages it finds greetings and fillers
     // ("muy buen trabajo", "mihi nui").
-    if (analysis.review.language.toLowerCase().split('-')[0] !== 'en') return;
+    if (!isEnglish(analysis.review.language)) return;
     for (const sentence of analysis.sentences) {
       for (const phrase of nounPhrases(sentence.tokens, excluded, named, gerunds)) {
         if (isName(phrase)) continue;
