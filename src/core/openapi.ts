@@ -360,7 +360,10 @@ export function buildOpenApiDocument({
           description:
             'Filters AND-combine; results are newest first (date desc, then id). `total` counts every match, ' +
             '`count` those returned. Unknown or repeated parameters, `since` after `until` and an unknown ' +
-            'service id are 400. The MCP tool `search_reviews` takes the same parameters.',
+            'service id are 400. At most `limit` (up to 100) reviews are returned: to read further, narrow ' +
+            'the filters (an earlier `until`) or read `/reviews.json`, which holds every review. The MCP ' +
+            'tool `search_reviews` takes the same parameters plus a `cursor`, and its answers carry ' +
+            '`next_cursor` to page past `limit`.',
           parameters: searchParameters,
           responses: {
             '200': {

@@ -20,7 +20,7 @@ export function registerSearchReviews(server: McpServer, deps: McpDeps): Registe
     {
       title: 'Search reviews',
       description:
-        'Search the verified reviews. Every argument is optional and they AND-combine; results are newest first. `total` counts all matches, `count` those returned (at most `limit`); `next_cursor` fetches the next page. Same parameters and answers as GET /api/reviews/search.',
+        'Search the verified reviews. Every argument is optional and they AND-combine; results are newest first. `total` counts all matches, `count` those returned (at most `limit`); `next_cursor` fetches the next page. The parameters and answers of GET /api/reviews/search, plus `cursor` and `next_cursor` (the HTTP search has no pages).',
       inputSchema: SearchParamsSchema.safeExtend({ cursor: CursorSchema.optional() }),
       outputSchema: SearchPageResultSchema,
       annotations: READ_ONLY_ANNOTATIONS,
