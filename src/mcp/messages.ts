@@ -40,8 +40,9 @@ const REQUEST_SCHEMAS: Record<string, Schema> = {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A request id as MCP has them: a string or a whole number (JSON-RPC advises against fractions). */
 const isId = (value: unknown): value is string | number =>
-  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+  typeof value === 'string' || Number.isSafeInteger(value);
 
 /** The deepest first issue of a (possibly union) schema failure, as `path: message`. */
 function firstIssue(issues: readonly Issue[]): string {
@@ -67,7 +68,7 @@ export function invalidMessage(message: unknown): string | undefined {
   if (message.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
   if ('method' in message) {
     if (typeof message.method !== 'string') return 'method must be a string';
-    if ('id' in message && !isId(message.id)) return 'id must be a string or a number';
+    if ('id' in message && !isId(message.id)) return 'id must be a string or a whole number';
     if ('params' in message && !isObject(message.params)) return 'params must be an object';
   } else {
     if (!isId(message.id)) return 'a message without a method is a response and needs an id';
