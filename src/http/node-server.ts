@@ -4,6 +4,7 @@
 // slowloris) gets a share of the connections, never all of them.
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { CORS_HEADERS } from './rules.ts';
 
 const CONNECT_REFUSAL_BODY = 'CONNECT is not supported: this server is not a proxy\n';
 const CONNECT_REFUSAL = [
@@ -15,6 +16,84 @@ const CONNECT_REFUSAL = [
   '',
   CONNECT_REFUSAL_BODY,
 ].join('\r\n');
+
+/** A request line longer than this, when the head is too large, is a URL too long (414). */
+const LONG_REQUEST_LINE = 8 * 1024;
+
+/**
+ * The answer to a request Node's parser could not read, as the service answers other bad requests
+ * (a JSON body and CORS headers, so that a browser client can read why): Node's own is an empty
+ * 400 or 431.
+ */
+export function clientErrorAnswer(
+  code: string | undefined,
+  rawPacket: Buffer | undefined,
+): { status: number; statusText: string; error: string; message: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW': {
+      const lineEnd = rawPacket?.indexOf('\r\n') ?? -1;
+      return lineEnd === -1 || lineEnd > LONG_REQUEST_LINE
+        ? {
+            status: 414,
+            statusText: 'URI Too Long',
+            error: 'uri_too_long',
+            message: `the URL is too long (the request line may be at most about ${LONG_REQUEST_LINE} bytes)`,
+          }
+        : {
+            status: 431,
+            statusText: 'Request Header Fields Too Large',
+            error: 'headers_too_large',
+            message: 'the request headers are too large (16 KiB in all at most)',
+          };
+    }
+    case 'HPE_INVALID_METHOD':
+      return {
+        status: 501,
+        statusText: 'Not Implemented',
+        error: 'unknown_method',
+        message: 'the request method is not one this server knows (GET, HEAD, POST, OPTIONS)',
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return {
+        status: 408,
+        statusText: 'Request Timeout',
+        error: 'request_timeout',
+        message: 'the request did not arrive in time',
+      };
+    case 'HPE_INVALID_URL':
+    case 'HPE_INVALID_CONSTANT':
+    case 'HPE_INVALID_VERSION':
+      return {
+        status: 400,
+        statusText: 'Bad Request',
+        error: 'invalid_request',
+        message:
+          'the request line could not be read: write a URL in ASCII, with other characters percent-encoded',
+      };
+    default:
+      return {
+        status: 400,
+        statusText: 'Bad Request',
+        error: 'invalid_request',
+        message: `the request could not be read as HTTP/1.1 (${code ?? 'malformed'})`,
+      };
+  }
+}
+
+function clientErrorResponse(code: string | undefined, rawPacket: Buffer | undefined): string {
+  const { status, statusText, error, message } = clientErrorAnswer(code, rawPacket);
+  const body = `${JSON.stringify({ error, message, issues: [] })}\n`;
+  return [
+    `HTTP/1.1 ${status} ${statusText}`,
+    ...Object.entries(CORS_HEADERS).map(([name, value]) => `${name}: ${value}`),
+    'Content-Type: application/json; charset=utf-8',
+    'Cache-Control: no-store',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
@@ -53,6 +132,18 @@ export function createNodeServer(
     socket.on('error', () => socket.destroy());
     socket.end(CONNECT_REFUSAL);
   });
+  // As Node's own answer: written unless a response to this connection has begun, then the
+  // connection closed (the client may still be sending what could not be read).
+  server.on(
+    'clientError',
+    (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+      const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })
+        ._httpMessage;
+      if (socket.writable && error.code !== 'ECONNRESET' && !inFlight?.headersSent)
+        socket.write(clientErrorResponse(error.code, error.rawPacket));
+      socket.destroy();
+    },
+  );
   const open = new Map<string, number>();
   server.on('connection', (socket) => {
     const peer = socket.remoteAddress ?? 'unknown';

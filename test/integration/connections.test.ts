@@ -80,3 +80,61 @@ test('CONNECT is answered 405 and the connection closed, not dropped without a w
   expect(answer).toContain('Allow: GET, HEAD, POST, OPTIONS');
   expect(answer).toMatch(/not a proxy\n$/);
 });
+
+/** What the server answers to `raw` before it closes the connection. */
+async function answerTo(raw: string | Buffer): Promise<string> {
+  const socket = await open();
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+  socket.on('error', () => {});
+  socket.write(raw);
+  await closed(socket);
+  return answer;
+}
+
+test.each([
+  [
+    'a URL too long for the header limit',
+    `GET /api/reviews/search?query=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    '414 URI Too Long',
+    'uri_too_long',
+  ],
+  [
+    'headers too large in all',
+    `GET / HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 40 }, (_, i) => `X-Big-${i}: ${'b'.repeat(500)}\r\n`).join('')}\r\n`,
+    '431 Request Header Fields Too Large',
+    'headers_too_large',
+  ],
+  [
+    'a method no server knows',
+    'FOO / HTTP/1.1\r\nHost: x\r\n\r\n',
+    '501 Not Implemented',
+    'unknown_method',
+  ],
+  [
+    'a URL with raw characters outside ASCII',
+    Buffer.from('GET /api/reviews/search?query=CAFÉ HTTP/1.1\r\nHost: x\r\n\r\n', 'utf8'),
+    '400 Bad Request',
+    'invalid_request',
+  ],
+])(
+  'a request the parser cannot read (%s) gets a JSON answer a browser can read',
+  async (_name, raw, status, error) => {
+    const answer = await answerTo(raw);
+    expect(answer.startsWith(`HTTP/1.1 ${status}\r\n`), answer.slice(0, 80)).toBe(true);
+    expect(answer).toContain('Access-Control-Allow-Origin: *\r\n');
+    expect(answer).toContain('Content-Type: application/json; charset=utf-8\r\n');
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as {
+      error: string;
+      message: string;
+    };
+    expect(body.error).toBe(error);
+    expect(body.message.length).toBeGreaterThan(10);
+  },
+);
+
+test('headers that do not arrive in time get a 408 before the connection closes', async () => {
+  const answer = await answerTo('GET / HTTP/1.1\r\nHost: x\r\n');
+  expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+  expect(answer).toContain('"error":"request_timeout"');
+});
