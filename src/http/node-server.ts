@@ -31,8 +31,10 @@ export function clientErrorAnswer(
 ): { status: number; statusText: string; error: string; message: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW': {
+      // The packet Node was reading: the request line is the URL's when the packet starts with it.
+      const startsRequest = /^[A-Z-]+ \S/.test(rawPacket?.subarray(0, 24).toString('latin1') ?? '');
       const lineEnd = rawPacket?.indexOf('\r\n') ?? -1;
-      return lineEnd === -1 || lineEnd > LONG_REQUEST_LINE
+      return startsRequest && (lineEnd === -1 || lineEnd > LONG_REQUEST_LINE)
         ? {
             status: 414,
             statusText: 'URI Too Long',

@@ -3,7 +3,7 @@
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createNodeServer } from '../../src/http/node-server.ts';
+import { clientErrorAnswer, createNodeServer } from '../../src/http/node-server.ts';
 
 const server = createNodeServer((_req, res) => res.end('ok'), {
   headersTimeoutMs: 300,
@@ -137,4 +137,14 @@ test('headers that do not arrive in time get a 408 before the connection closes'
   const answer = await answerTo('GET / HTTP/1.1\r\nHost: x\r\n');
   expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
   expect(answer).toContain('"error":"request_timeout"');
+});
+
+test('a head too large is a long URL only when the packet read starts with a long request line', () => {
+  const status = (packet: string) =>
+    clientErrorAnswer('HPE_HEADER_OVERFLOW', Buffer.from(packet, 'latin1')).status;
+  expect(status(`GET /?q=${'a'.repeat(9_000)}`)).toBe(414);
+  expect(status(`GET /?q=${'a'.repeat(9_000)} HTTP/1.1\r\nHost: x\r\n`)).toBe(414);
+  expect(status(`GET / HTTP/1.1\r\nX-Big: ${'b'.repeat(20_000)}`)).toBe(431);
+  // A later packet of one long header value, without a line end of its own.
+  expect(status('b'.repeat(20_000))).toBe(431);
 });
