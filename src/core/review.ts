@@ -241,11 +241,11 @@ export const ReviewSchema = z.object({
 export type Review = z.infer<typeof ReviewSchema>;
 
 export const RatingDistributionSchema = z.object({
-  '1': z.number().int(),
-  '2': z.number().int(),
-  '3': z.number().int(),
-  '4': z.number().int(),
-  '5': z.number().int(),
+  '1': z.number().int().nonnegative(),
+  '2': z.number().int().nonnegative(),
+  '3': z.number().int().nonnegative(),
+  '4': z.number().int().nonnegative(),
+  '5': z.number().int().nonnegative(),
 });
 
 export const AggregateRatingSchema = z.object({
@@ -253,7 +253,7 @@ export const AggregateRatingSchema = z.object({
     .number()
     .nullable()
     .meta({ description: 'mean rating, 2 decimals; null with no reviews' }),
-  review_count: z.number().int(),
+  review_count: z.number().int().nonnegative(),
   best_rating: z.literal(5),
   worst_rating: z.literal(1),
   distribution: RatingDistributionSchema,

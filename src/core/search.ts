@@ -152,9 +152,17 @@ export function parseSearchParams(input: unknown): SearchParams {
 }
 
 export const SearchResultSchema = z.object({
-  total: z.number().int().meta({ description: 'number of reviews matching every filter' }),
-  count: z.number().int().meta({ description: 'number of reviews returned (at most limit)' }),
-  limit: z.number().int(),
+  total: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'number of reviews matching every filter' }),
+  count: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'number of reviews returned (at most limit)' }),
+  limit: z.number().int().nonnegative(),
   reviews: z.array(ReviewSchema).meta({ description: 'matching reviews, newest first' }),
 });
 
@@ -162,7 +170,7 @@ export type SearchResult = z.infer<typeof SearchResultSchema>;
 
 export const SinceResultSchema = z.object({
   since: IsoDateSchema,
-  count: z.number().int(),
+  count: z.number().int().nonnegative(),
   reviews: z
     .array(ReviewSchema)
     .meta({ description: 'reviews dated on or after since, newest first' }),

@@ -54,6 +54,22 @@ test('is a valid OpenAPI 3.1 document with info.version 1.0.0', () => {
   expect(doc.info.version).toBe('1.0.0');
 });
 
+test('every count is described as never negative', () => {
+  // zod writes a bare integer as "from the lowest safe integer": a count would read as possibly
+  // negative to a client generator.
+  const lowest: string[] = [];
+  const walk = (value: unknown, at: string) => {
+    if (value === null || typeof value !== 'object') return;
+    const node = value as Record<string, unknown>;
+    if (node.minimum === Number.MIN_SAFE_INTEGER) lowest.push(at);
+    for (const [key, child] of Object.entries(node)) walk(child, `${at}.${key}`);
+  };
+  walk(doc, '');
+  expect(lowest).toEqual([]);
+  const counts = JSON.stringify(doc).match(/"type":"integer","minimum":0/g) ?? [];
+  expect(counts.length).toBeGreaterThan(50);
+});
+
 test('describes every endpoint', () => {
   const described = Object.keys(doc.paths);
   for (const urlPath of [

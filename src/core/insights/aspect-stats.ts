@@ -22,17 +22,33 @@ const SCORE_DESCRIPTION =
   '(positive − negative) / review_count over the reviews that mention the aspect, from −1 (all negative) to 1 (all positive), 2 decimals; null when none does';
 
 export const AspectTallySchema = z.object({
-  review_count: z.number().int().meta({ description: 'reviews that speak of the aspect' }),
-  positive: z.number().int().meta({ description: 'of those, reviews positive on it' }),
-  negative: z.number().int().meta({ description: 'of those, reviews negative on it' }),
-  neutral: z.number().int().meta({ description: 'of those, reviews neutral or mixed on it' }),
+  review_count: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'reviews that speak of the aspect' }),
+  positive: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'of those, reviews positive on it' }),
+  negative: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'of those, reviews negative on it' }),
+  neutral: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'of those, reviews neutral or mixed on it' }),
   score: z.number().nullable().meta({ description: SCORE_DESCRIPTION }),
 });
 
 export type AspectTally = z.infer<typeof AspectTallySchema>;
 
 const TrendSideSchema = z.object({
-  review_count: z.number().int(),
+  review_count: z.number().int().nonnegative(),
   score: z.number().nullable(),
 });
 
@@ -68,9 +84,17 @@ export const QuoteSchema = z.object({
 
 export const AspectStatsSchema = AspectTallySchema.extend({
   label: z.string(),
-  sentence_count: z.number().int().meta({ description: 'sentences that speak of the aspect' }),
+  sentence_count: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'sentences that speak of the aspect' }),
   sentences: z
-    .object({ positive: z.number().int(), negative: z.number().int(), neutral: z.number().int() })
+    .object({
+      positive: z.number().int().nonnegative(),
+      negative: z.number().int().nonnegative(),
+      neutral: z.number().int().nonnegative(),
+    })
     .meta({ description: 'those sentences by polarity' }),
   trend: AspectTrendSchema,
   quotes: z.array(QuoteSchema).meta({

@@ -13,7 +13,7 @@ export const INSIGHTS_SECTIONS = ['aspects', 'entities', 'topics', 'faq', 'summa
 export const InsightsDatasetSchema = z.object({
   schema_version: z.literal('1.1.0'),
   business_name: z.string(),
-  review_count: z.number().int(),
+  review_count: z.number().int().nonnegative(),
   aspects: AspectsSchema,
   entities: EntitiesSchema,
   topics: z.array(TopicSchema).meta({ description: 'recurring phrases of the reviews, grouped' }),

@@ -19,7 +19,11 @@ export const EntityAspectsSchema = z
 export const EntityStatsSchema = z.object({
   id: z.string(),
   name: z.string(),
-  mention_count: z.number().int().meta({ description: 'published reviews that name this entity' }),
+  mention_count: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'published reviews that name this entity' }),
   average_rating: z
     .number()
     .nullable()

@@ -16,9 +16,9 @@ export const CONCERN_MIN_NEGATIVE_SHARE = 0.2;
 const SummaryItemSchema = z.object({
   aspect: z.string(),
   text: z.string().meta({ description: 'one sentence generated from the figures' }),
-  review_count: z.number().int(),
-  positive: z.number().int(),
-  negative: z.number().int(),
+  review_count: z.number().int().nonnegative(),
+  positive: z.number().int().nonnegative(),
+  negative: z.number().int().nonnegative(),
   score: z.number().nullable(),
 });
 

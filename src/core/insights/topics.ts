@@ -30,7 +30,11 @@ export const TopicSchema = z.object({
   id: z.string(),
   label: z.string().meta({ description: 'the most used phrase of the topic' }),
   keywords: z.array(z.string()).meta({ description: 'phrases of the topic, most used first' }),
-  review_count: z.number().int().meta({ description: 'reviews that use one of the keywords' }),
+  review_count: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'reviews that use one of the keywords' }),
   average_rating: z.number().nullable().meta({ description: 'mean rating of those reviews' }),
   review_ids: z.array(z.string()).meta({
     description: `ids of those reviews, newest first, at most ${TOPIC_REVIEW_IDS_MAX}`,

@@ -9,9 +9,13 @@ import { READ_ONLY_ANNOTATIONS, runTool } from '../tool-result.ts';
 
 export const SincePageSchema = z.object({
   since: IsoDateSchema,
-  total: z.number().int().meta({ description: 'reviews dated on or after since, in all' }),
-  count: z.number().int().meta({ description: 'reviews on this page' }),
-  limit: z.number().int(),
+  total: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'reviews dated on or after since, in all' }),
+  count: z.number().int().nonnegative().meta({ description: 'reviews on this page' }),
+  limit: z.number().int().nonnegative(),
   next_cursor: z
     .string()
     .optional()
