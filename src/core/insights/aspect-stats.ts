@@ -77,7 +77,8 @@ export const AspectTrendSchema = z.object({
 export const QuoteSchema = z.object({
   review_id: z.string(),
   text: z.string().meta({
-    description: 'the sentence, character for character as the review has it (line breaks too)',
+    description:
+      'the sentence, character for character as the review has it (line breaks too), less a markdown marker ("> ", "- ") before its first word',
   }),
   polarity: z.enum(POLARITIES),
 });
@@ -172,6 +173,12 @@ interface Candidate {
   fits: boolean;
 }
 
+/**
+ * Markdown's line markers before a quote's first word (a blockquote's ">", a list's "-"), which
+ * are not what the reviewer said; "**Great**" keeps its asterisks, being part of the words.
+ */
+const LEADING_MARKERS = /^(?:[>#*+\-•]+\s+)+/u;
+
 function pickQuotes(candidates: Candidate[]): AspectStats['quotes'] {
   const rank = (a: Candidate, b: Candidate) =>
     Number(b.alone) - Number(a.alone) ||
@@ -203,7 +210,7 @@ function pickQuotes(candidates: Candidate[]): AspectStats['quotes'] {
   take(major, QUOTES_PER_ASPECT - chosen.length);
   return chosen.map((c) => ({
     review_id: c.analysis.review.id,
-    text: sourceOf(c.analysis.review.text, c.text) ?? c.text,
+    text: (sourceOf(c.analysis.review.text, c.text) ?? c.text).replace(LEADING_MARKERS, ''),
     polarity: c.polarity,
   }));
 }

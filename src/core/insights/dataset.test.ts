@@ -185,6 +185,30 @@ test('a quote is the characters of its review, line breaks and runs of spaces as
   });
 });
 
+test("a quote leaves out markdown's line markers before its first word", () => {
+  const reviews = [
+    makeReview({
+      id: 'quoted',
+      date: '2024-05-01',
+      text: '> The crew was rude.\n>\n> The price was fair and honest.',
+    }),
+    makeReview({
+      id: 'listed',
+      date: '2024-04-01',
+      text: 'Pros:\n\n- The price they quoted us was fair.',
+    }),
+    makeReview({ id: 'bold', date: '2024-03-01', text: '**Fair price**, honest quote.' }),
+  ];
+  const quotes = build(reviews).aspects.price_value.quotes;
+  expect(quotes.map((q) => q.text)).toEqual([
+    'The price was fair and honest.',
+    'The price they quoted us was fair.',
+    '**Fair price**, honest quote.',
+  ]);
+  for (const quote of quotes)
+    expect(reviews.find((r) => r.id === quote.review_id)!.text).toContain(quote.text);
+});
+
 test('a sentence several reviews share word for word is quoted once; other quotes fill its place', () => {
   const texts = [
     'The price they quoted us was fair.',
