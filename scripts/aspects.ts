@@ -5,9 +5,9 @@
 // input. A text of several sentences gets the review-level answer the insights dataset uses.
 // A bad line is reported on stderr with its line number and skipped; the exit code is then 1.
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseCliArgs } from './cli-args.ts';
+import { jsonLines } from './json-lines.ts';
 import { z } from 'zod';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import { ContentError } from '../src/content/load-content.ts';
@@ -50,8 +50,7 @@ async function main(): Promise<number> {
 
   let lineNumber = 0;
   let bad = 0;
-  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of lines) {
+  for await (const line of jsonLines(process.stdin)) {
     lineNumber += 1;
     if (line.trim() === '') continue;
     let value: unknown;
