@@ -52,6 +52,19 @@ describe('isNotModified', () => {
       ),
     ).toBe(true);
   });
+  test('an If-Modified-Since later than now is ignored, not taken as "nothing changed"', () => {
+    const now = Date.parse('2024-06-01T00:00:00Z');
+    const future = { ifModifiedSince: 'Fri, 01 Jan 2100 00:00:00 GMT' };
+    expect(isNotModified(future, etag, modified, now)).toBe(false);
+    expect(isNotModified(future, etag, modified)).toBe(false);
+    // Up to the current second still counts.
+    expect(
+      isNotModified({ ifModifiedSince: new Date(now).toUTCString() }, etag, modified, now),
+    ).toBe(true);
+    expect(
+      isNotModified({ ifModifiedSince: new Date(now + 1000).toUTCString() }, etag, modified, now),
+    ).toBe(false);
+  });
   test('an unparseable If-Modified-Since is ignored', () => {
     expect(isNotModified({ ifModifiedSince: 'yesterday-ish' }, etag, modified)).toBe(false);
   });

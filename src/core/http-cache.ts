@@ -54,12 +54,15 @@ export function failedPrecondition(
 /**
  * True when a GET/HEAD may answer 304 (RFC 9110 §13.1.2, §13.1.3, §13.2.2): If-None-Match decides
  * when present (and If-Modified-Since is then ignored); otherwise If-Modified-Since compares at
- * one-second resolution. An unparseable date is ignored, as §13.1.3 requires.
+ * one-second resolution. An unparseable date is ignored, as §13.1.3 requires, and so is a date
+ * later than `now`, which §13.1.3 calls invalid: a client with a fast clock (or a guess) would
+ * otherwise be told that nothing changed until its date passed.
  */
 export function isNotModified(
   request: ConditionalRequest,
   etag: string,
   lastModified?: Date,
+  now = Date.now(),
 ): boolean {
   if (request.ifNoneMatch !== undefined) {
     const tags = parseEtagList(request.ifNoneMatch);
@@ -67,7 +70,7 @@ export function isNotModified(
   }
   if (request.ifModifiedSince !== undefined && lastModified !== undefined) {
     const since = Date.parse(request.ifModifiedSince);
-    if (Number.isNaN(since)) return false;
+    if (Number.isNaN(since) || Math.floor(since / 1000) > Math.floor(now / 1000)) return false;
     return Math.floor(lastModified.getTime() / 1000) <= Math.floor(since / 1000);
   }
   return false;
