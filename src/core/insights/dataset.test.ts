@@ -354,6 +354,19 @@ describe('topics that reviews of any business raise', () => {
     expect(labels).not.toContain('crew working');
   });
 
+  test('a word with accents makes topics, one with its unaccented spelling', () => {
+    const topics = labelsOf([
+      'They rebuilt the façade panel over the porch.',
+      'The new facade panel matches the trim.',
+      'A cracked façade panel was swapped out the same day.',
+      'The crew patched the façade trim too.',
+    ]);
+    const panel = topics.find((t) => t.id === 'facade-panel')!;
+    expect(panel.label).toBe('facade panel');
+    expect(panel.review_count).toBe(3);
+    expect(topics.map((t) => t.id).every((id) => /^[a-z0-9-]+$/.test(id))).toBe(true);
+  });
+
   test('a review written in capitals counts in the topics it names', () => {
     const topics = labelsOf([
       'The gutter guards clogged in the fall.',

@@ -3,6 +3,7 @@
 // broken by the phrase itself, never by Map order or the clock.
 import { z } from 'zod';
 import { compareNewestFirst, isEnglish, roundedMean, type Review } from '../review.ts';
+import { foldText } from '../text.ts';
 import type { ReviewAnalysis } from './analysis.ts';
 import type { TokenizedSentence } from './sentences.ts';
 
@@ -122,11 +123,13 @@ const HEAD_TAGS = new Set(['NOUN', 'PROPN']);
 const CONTENT_TAGS = new Set(['NOUN', 'PROPN', 'ADJ']);
 const WORD = /^[a-z][a-z'-]{2,}$/;
 
-/** The lower-case words of a business name: "Summit Ridge Roofing" → summit, ridge, roofing. */
+/**
+ * The folded words of a business name: "Summit Ridge Roofing" → summit, ridge, roofing; "Peña"
+ * → pena.
+ */
 export function nameWords(name: string): Set<string> {
   return new Set(
-    name
-      .toLowerCase()
+    foldText(name)
       .split(/[^a-z']+/)
       .filter(Boolean),
   );
@@ -215,14 +218,16 @@ export function nounPhrases(
   sentence.words.forEach((word, i) => {
     const pos = phrasePos(sentence, i, gerunds, loud);
     const lower = word.toLowerCase();
-    const lemma = sentence.lemmas[i]?.toLowerCase();
+    // Folded, so that "façade" is a word of a topic and one with "facade".
+    const folded = foldText(word);
+    const lemma = sentence.lemmas[i];
     const term =
       loud && sentence.pos[i] === 'PROPN'
-        ? singularOfShouted(lower)
+        ? singularOfShouted(folded)
         : pos === 'NOUN' && sentence.pos[i] === 'NOUN' && lemma && lemma !== 'undefined'
-          ? lemma
-          : lower;
-    const asName = i > 0 && named.has(lower) && word[0] !== lower[0];
+          ? foldText(lemma)
+          : folded;
+    const asName = i > 0 && named.has(folded) && word[0] !== lower[0];
     const usable =
       CONTENT_TAGS.has(pos) &&
       !sentence.stopWords[i] &&
@@ -238,8 +243,7 @@ export function nounPhrases(
 }
 
 function slug(text: string): string {
-  return text
-    .toLowerCase()
+  return foldText(text)
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 }
