@@ -4,11 +4,11 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from 'exp
 import { isReadMethod } from './rules.ts';
 
 export function toWebRequest(req: ExpressRequest): Request {
+  // Every line of a repeated header, as sent: Node's `headers` keeps only the first Content-Type
+  // (and others) of several, which the handler would then read as the only one.
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
-  }
+  for (const [name, values] of Object.entries(req.headersDistinct))
+    for (const value of values ?? []) headers.append(name, value);
   const hasBody = !isReadMethod(req.method);
   const url = `http://${req.headers.host || 'localhost'}${req.originalUrl}`;
   return new Request(url, {

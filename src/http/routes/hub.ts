@@ -58,7 +58,9 @@ export function createHubRoute(hub: Hub, trust: TrustProxy) {
       res.setHeader('Allow', 'POST, OPTIONS');
       return sendText(res, 405, 'use POST with an application/x-www-form-urlencoded body');
     }
-    const contentType = req.get('content-type');
+    // All lines of a repeated Content-Type, joined, so that a second one refuses the request: Node
+    // keeps only the first, and a proxy in front may have read the last.
+    const contentType = req.headersDistinct['content-type']?.join(', ');
     if (
       mediaTypeOf(contentType) !== 'application/x-www-form-urlencoded' ||
       !declaresUtf8(contentType)

@@ -240,12 +240,12 @@ describe('bad requests', () => {
   /** A POST sent as the server's own clients may: chunked, or cut off after part of its body. */
   function rawPost(
     path: string,
-    contentType: string,
+    contentType: string | string[],
     body: { chunks: string[] } | { declared: number; sent: string },
   ): Promise<number | 'closed'> {
     return new Promise((resolve) => {
       const { hostname, port } = new URL(hub.url);
-      const headers: Record<string, string> = {
+      const headers: Record<string, string | string[]> = {
         'Content-Type': contentType,
         Accept: 'application/json, text/event-stream',
       };
@@ -290,6 +290,34 @@ describe('bad requests', () => {
     expect(log.filter((line) => line.level >= 50)).toEqual([]);
     expect(log.filter((line) => /closed the connection/.test(line.msg))).toHaveLength(2);
     expect(JSON.stringify(log)).not.toMatch(/"stack"|ECONNRESET/);
+  });
+
+  test('two Content-Type headers are 415 on the hub and /mcp: the first is not taken on trust', async () => {
+    // Node keeps only the first of a repeated Content-Type; a proxy in front may keep the last.
+    const form = `hub.mode=subscribe&hub.topic=${encodeURIComponent(topic)}&hub.callback=${encodeURIComponent(subscriber.callback('/twice'))}`;
+    expect(
+      await rawPost('/api/websub/hub', ['application/x-www-form-urlencoded', 'text/plain'], {
+        chunks: [form],
+      }),
+    ).toBe(415);
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      },
+    });
+    expect(
+      await rawPost('/mcp', ['application/json', 'text/plain'], { chunks: [initialize] }),
+    ).toBe(415);
+    // One header each: accepted.
+    expect(
+      await rawPost('/api/websub/hub', 'application/x-www-form-urlencoded', { chunks: [form] }),
+    ).toBe(202);
+    expect(await rawPost('/mcp', 'application/json', { chunks: [initialize] })).toBe(200);
   });
 
   test.each(['GET', 'PUT', 'DELETE'])('%s is 405 with Allow', async (method) => {
