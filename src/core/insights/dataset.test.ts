@@ -354,6 +354,30 @@ describe('topics that reviews of any business raise', () => {
     expect(labels).not.toContain('crew working');
   });
 
+  test("a small business's services fill in topics, except one that repeats a phrase topic", () => {
+    const business = makeBusiness({
+      ...INSIGHTS_BUSINESS,
+      services: [
+        { id: 'flat', name: 'Flat & Low-Slope Roofing' },
+        { id: 'gutters', name: 'Gutters' },
+        { id: 'roof-repair', name: 'Roof Repair' },
+      ],
+    });
+    const reviews = [
+      ['flat', 'They redid our flat roof in a day.'],
+      ['flat', 'The flat roof drains now.'],
+      ['flat', 'Good work.'],
+      ['gutters', 'Good work.'],
+      ['gutters', 'Quick and tidy.'],
+      ['roof-repair', 'Fixed it.'],
+      ['roof-repair', 'Good work.'],
+    ].map(([service, text], i) =>
+      makeReview({ id: `s-${i}`, text: text!, service_ids: [service!] }),
+    );
+    const topics = buildInsights(business, reviews, editorial, makeLexicon(), null).topics;
+    expect(topics.map((t) => t.label).sort()).toEqual(['flat roof', 'gutters', 'roof repair']);
+  });
+
   test('a word with accents makes topics, one with its unaccented spelling', () => {
     const topics = labelsOf([
       'They rebuilt the façade panel over the porch.',

@@ -341,6 +341,14 @@ export function computeTopics(
   // a person would name too ("roof replacement", "seamless gutters & guards").
   if (fromPhrases.length < TOPICS_MIN) {
     const taken = new Set(fromPhrases.map((topic) => slug(topic.label)));
+    // A service whose reviews are mostly a phrase topic's already ("flat & low-slope roofing"
+    // beside "flat roof") would say the same thing twice.
+    const repeats = (reviews: ReadonlySet<number>) =>
+      fromPhrases.some((topic) => {
+        let shared = 0;
+        for (const review of reviews) if (topic.reviews.has(review)) shared += 1;
+        return shared / (reviews.size + topic.reviews.size - shared) >= TOPIC_MERGE_OVERLAP;
+      });
     const byService = services
       .map((service) => ({
         label: service.name.toLowerCase(),
@@ -351,7 +359,10 @@ export function computeTopics(
           ),
         ),
       }))
-      .filter((topic) => topic.reviews.size >= 2 && !taken.has(slug(topic.label)))
+      .filter(
+        (topic) =>
+          topic.reviews.size >= 2 && !taken.has(slug(topic.label)) && !repeats(topic.reviews),
+      )
       .sort((a, b) => b.reviews.size - a.reviews.size || (a.label < b.label ? -1 : 1));
     fromPhrases.push(...byService.slice(0, TOPICS_MAX - fromPhrases.length));
   }
