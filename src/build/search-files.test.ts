@@ -20,11 +20,11 @@ test('the search files read back as written, and files of another version are re
   expect(read.columns).toEqual(data.columns);
   expect(read.folded.equals(data.folded)).toBe(true);
   expect(read.folded.toString('utf8')).toContain('hauptstrasse');
-  // Files from before the folded text mapped ’ to ' (version 4) would miss "I’d" queries.
+  // Files from before a title and its text were separated (version 5) would match across them.
   const file = path.join(dir, 'search/columns.json');
   const columns = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  await writeFile(file, JSON.stringify({ ...columns, version: 4 }));
+  await writeFile(file, JSON.stringify({ ...columns, version: 5 }));
   await expect(readSearchFiles(dir)).rejects.toThrow(
-    /search data version 4 is not 5; rebuild with `npm run build`/,
+    /search data version 5 is not 6; rebuild with `npm run build`/,
   );
 });

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { computeAggregateRating, type Business, type Review } from './review.ts';
 import { serializeReviewsDataset } from './reviews-dataset.ts';
-import { buildSearchData, searchableText } from './search-data.ts';
+import { buildSearchData, searchableParts } from './search-data.ts';
 
 const business: Business = {
   name: 'Test & Co',
@@ -78,17 +78,17 @@ test('record offsets are the UTF-8 byte ranges of each record', () => {
   });
 });
 
-test("folded offsets delimit each review's folded title and text", () => {
+test("folded offsets delimit each review's folded title and text, each ended by the separator", () => {
   const { folded, columns } = buildSearchData(business, reviews);
   const bytes = Buffer.from(folded);
   reviews.forEach((review, index) => {
-    const slice = bytes.subarray(
-      columns.folded_offsets[index],
-      columns.folded_offsets[index + 1]! - 1,
+    const slice = bytes.subarray(columns.folded_offsets[index], columns.folded_offsets[index + 1]);
+    const parts = searchableParts(review).map((part) =>
+      Buffer.concat([Buffer.from(part), Buffer.from([0xff])]),
     );
-    expect(slice.toString('utf8')).toBe(searchableText(review));
+    expect(slice.equals(Buffer.concat(parts))).toBe(true);
   });
-  expect(searchableText(reviews[0]!)).toBe('title\nemoji 🏠 and "quotes" </script>');
+  expect(searchableParts(reviews[0]!)).toEqual(['title', 'emoji 🏠 and "quotes" </script>']);
 });
 
 test('columns carry ids, dates, ratings and entity indexes', () => {

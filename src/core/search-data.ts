@@ -9,9 +9,10 @@ import { foldText } from './text.ts';
 /**
  * The search files' format and folding: a dist whose files say another version is refused (it was
  * built by other code; 4: the folded text maps ß, ł, ø, æ and the like to plain letters; 5: and
- * curly apostrophes and quotation marks to straight ones).
+ * curly apostrophes and quotation marks to straight ones; 6: a review's title and text are each
+ * followed by SEPARATOR).
  */
-export const SEARCH_DATA_VERSION = 5;
+export const SEARCH_DATA_VERSION = 6;
 
 export interface SearchColumns {
   version: typeof SEARCH_DATA_VERSION;
@@ -36,14 +37,15 @@ export interface SearchData {
   columns: SearchColumns;
   /**
    * Title and text of every review, case- and accent-folded, newest first, UTF-8, each followed by
-   * SEPARATOR (a byte UTF-8 never uses, so no search needle can span two reviews).
+   * SEPARATOR (a byte UTF-8 never uses, so no search needle can span two reviews, nor a title and
+   * the text after it).
    */
   folded: Buffer;
 }
 
-/** Title and text as search sees them (case- and accent-insensitive). */
-export function searchableText(review: Pick<Review, 'title' | 'text'>): string {
-  return foldText(review.title ? `${review.title}\n${review.text}` : review.text);
+/** Title (when there is one) and text as search sees them (case- and accent-insensitive). */
+export function searchableParts(review: Pick<Review, 'title' | 'text'>): string[] {
+  return (review.title ? [review.title, review.text] : [review.text]).map(foldText);
 }
 
 /**
@@ -59,9 +61,11 @@ export function buildSearchData(business: Business, reviews: readonly Review[]):
   const foldedOffsets: number[] = [0];
   let foldedOffset = 0;
   for (const review of reviews) {
-    const folded = Buffer.from(searchableText(review), 'utf8');
-    foldedParts.push(folded, separator);
-    foldedOffset += folded.length + 1;
+    for (const part of searchableParts(review)) {
+      const folded = Buffer.from(part, 'utf8');
+      foldedParts.push(folded, separator);
+      foldedOffset += folded.length + 1;
+    }
     foldedOffsets.push(foldedOffset);
   }
   return {

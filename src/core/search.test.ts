@@ -139,6 +139,14 @@ describe('filters', () => {
     expect(found('wasn\u2018t')).toEqual(['straight']);
     expect(found('\u201cbest crew"')).toEqual(['curly', 'straight']);
   });
+  test('query never spans the end of a title and the start of its text', () => {
+    const titled = [makeReview({ id: 't', title: 'Quick', text: 'thorough job' })];
+    const found = (query: string) => ids(search(titled, { query }));
+    expect(found('quick')).toEqual(['t']);
+    expect(found('thorough')).toEqual(['t']);
+    expect(found('ck\nth')).toEqual([]);
+    expect(found('quick thorough')).toEqual([]);
+  });
   test('query needs the whole substring, not just its trigrams', () => {
     expect(ids(search(reviews, { query: 'gone leak' }))).toEqual([]);
   });
@@ -380,6 +388,8 @@ describe('parameter validation', () => {
     ['since=yesterday', 'since', 'invalid_format'],
     ['until=2024-13-01', 'until', 'custom'],
     ['query=', 'query', 'too_small'],
+    ['query=%CC%88', 'query', 'custom'],
+    ['query=%EF%B8%8F', 'query', 'custom'],
     [`query=${'x'.repeat(201)}`, 'query', 'too_big'],
     ['mentions_technician=', 'mentions_technician', 'too_small'],
     ['since=2024-02-01&until=2024-01-01', 'since', 'custom'],

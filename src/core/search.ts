@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { IsoDateSchema } from './dates.ts';
 import { ValidationError, toIssues, type Issue } from './errors.ts';
 import { ReviewSchema } from './review.ts';
+import { foldText } from './text.ts';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
@@ -40,6 +41,11 @@ export const SearchParamsSchema = z
       .regex(/\S/, { error: 'must not be blank' })
       .max(SEARCH_QUERY_MAX_LENGTH, {
         error: `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`,
+      })
+      // Accents alone (a combining mark, a variation selector) fold to nothing, which every
+      // review contains.
+      .refine((value) => !/\S/.test(value) || /\S/.test(foldText(value)), {
+        error: 'must hold more than accents or other marks',
       })
       .optional()
       .describe('Case- and accent-insensitive substring of the review text or title.'),
