@@ -106,7 +106,14 @@ export function invalidParams(message: Record<string, unknown>): string | undefi
   const schema = REQUEST_SCHEMAS[message.method];
   if (!schema) return undefined;
   const result = schema.safeParse(message);
-  return result.success ? undefined : firstIssue(result.error?.issues ?? []);
+  if (!result.success) return firstIssue(result.error?.issues ?? []);
+  // The SDK reads the uri as a URL and, when it is none, answers with an internal error.
+  if (message.method === 'resources/read') {
+    const { uri } = message.params as { uri: string };
+    if (!URL.canParse(uri))
+      return `params.uri: ${JSON.stringify(uri.slice(0, 100))} is not an absolute URI; resources/list gives them`;
+  }
+  return undefined;
 }
 
 /** A problem with one message of a POST, as the JSON-RPC error it gets. */

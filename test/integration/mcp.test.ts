@@ -334,6 +334,9 @@ describe('status codes', () => {
     ['tools/call', {}, 'Invalid params: params.name: '],
     ['tools/call', { name: 'get_business', arguments: [1] }, 'Invalid params: params.arguments: '],
     ['resources/read', {}, 'Invalid params: params.uri: '],
+    ['resources/read', { uri: 'not a url' }, 'Invalid params: params.uri: "not a url" is not an'],
+    ['resources/read', { uri: '' }, 'Invalid params: params.uri: "" is not an absolute URI'],
+    ['resources/read', { uri: 'http://[' }, 'Invalid params: params.uri: '],
     ['logging/setLevel', { level: 'nope' }, 'Invalid params: params.level: Invalid option'],
   ])('%s with params %j is -32602 with a short reason', async (method, params, start) => {
     const session = await initialize(server.url);
