@@ -76,11 +76,14 @@ function answerAsSent(payload: string, batch: boolean): string {
 }
 
 /** Reads at most `limit` bytes; undefined when the body is larger. */
-async function readBody(request: Request, limit: number): Promise<string | undefined> {
+async function readBody(request: Request, limit: number): Promise<Buffer | undefined> {
   if (declaresTooLarge(request.headers.get('content-length'), limit)) return undefined;
-  if (!request.body) return '';
-  return (await readBounded(webChunks(request.body), limit))?.toString('utf8');
+  if (!request.body) return Buffer.alloc(0);
+  return readBounded(webChunks(request.body), limit);
 }
+
+/** Strict UTF-8: a byte that is none would otherwise be read as U+FFFD and searched for. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function isJsonContentType(value: string | null): boolean {
   return mediaTypeOf(value) === 'application/json' && declaresUtf8(value);
@@ -173,9 +176,15 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
         'Not Acceptable: Accept must list application/json and text/event-stream',
       );
     }
-    const text = await readBody(request, MCP_MAX_BODY_BYTES);
-    if (text === undefined)
+    const bytes = await readBody(request, MCP_MAX_BODY_BYTES);
+    if (bytes === undefined)
       return jsonRpcError(413, -32000, `Payload Too Large: at most ${MCP_MAX_BODY_BYTES} bytes`);
+    let text: string;
+    try {
+      text = UTF8.decode(bytes);
+    } catch {
+      return jsonRpcError(400, -32700, 'Parse error: the body is not valid UTF-8');
+    }
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -397,6 +397,32 @@ describe('status codes', () => {
     });
   });
 
+  test('a body that is not UTF-8 is -32700, not read with U+FFFD in place of its bytes', async () => {
+    const session = await initialize(server.url);
+    const call = (query: Buffer) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: ACCEPT, 'Mcp-Session-Id': session },
+        body: new Uint8Array(
+          Buffer.concat([
+            Buffer.from(
+              '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_reviews","arguments":{"query":"',
+            ),
+            query,
+            Buffer.from('"}}}'),
+          ]),
+        ),
+      });
+    for (const bad of [Buffer.from([0xff]), Buffer.from([0x63, 0x61, 0x66, 0xe9])]) {
+      const response = await call(bad);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' },
+      });
+    }
+    expect((await call(Buffer.from('café'))).status).toBe(200);
+  });
+
   test('malformed JSON is -32700', async () => {
     const response = await post(server.url, '{"jsonrpc": "2.0", "id": 1,');
     expect(response.status).toBe(400);
