@@ -24,7 +24,7 @@ import {
 } from './rules.ts';
 import { createHealthRoute } from './routes/health.ts';
 import { createNotFoundRoute } from './routes/not-found.ts';
-import type { RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createFastPath } from './fast-path.ts';
 import type { PreparedRepresentation } from './respond.ts';
 import { createReviewsApi, type ReviewsApi } from './routes/reviews-api.ts';
@@ -77,11 +77,25 @@ function hasSeveralHosts(rawHeaders: readonly string[]): boolean {
   return false;
 }
 
-function refuseMalformedHost(res: ServerResponse): void {
+/** An HTTP/1.1 request must name its host (RFC 9112 §3.2); HTTP/1.0 predates the header. */
+function lacksHost(req: IncomingMessage): boolean {
+  return req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1;
+}
+
+function refuseMalformedHost(res: ServerResponse, missing: boolean): void {
+  const reason = missing
+    ? 'an HTTP/1.1 request needs a Host header'
+    : 'the Host header is not one valid host[:port]';
   const body = JSON.stringify({
     error: 'invalid_request',
-    message: 'the Host header is not one valid host[:port]',
-    issues: [{ path: ['host'], code: 'invalid_host', message: 'not one valid host[:port]' }],
+    message: reason,
+    issues: [
+      {
+        path: ['host'],
+        code: missing ? 'missing_host' : 'invalid_host',
+        message: missing ? 'required in HTTP/1.1' : 'not one valid host[:port]',
+      },
+    ],
   });
   res.writeHead(400, {
     ...CORS_HEADERS,
@@ -128,8 +142,9 @@ export function createRequestListener(options: AppOptions): RequestListener {
         ),
       );
     }
+    if (lacksHost(req)) return refuseMalformedHost(res, true);
     if (isMalformedHost(req.headers.host) || hasSeveralHosts(req.rawHeaders))
-      return refuseMalformedHost(res);
+      return refuseMalformedHost(res, false);
     if (!fast(req, res)) app(req, res);
   };
 }

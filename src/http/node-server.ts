@@ -6,17 +6,6 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { CORS_HEADERS } from './rules.ts';
 
-const CONNECT_REFUSAL_BODY = 'CONNECT is not supported: this server is not a proxy\n';
-const CONNECT_REFUSAL = [
-  'HTTP/1.1 405 Method Not Allowed',
-  'Allow: GET, HEAD, POST, OPTIONS',
-  'Content-Type: text/plain; charset=utf-8',
-  `Content-Length: ${Buffer.byteLength(CONNECT_REFUSAL_BODY)}`,
-  'Connection: close',
-  '',
-  CONNECT_REFUSAL_BODY,
-].join('\r\n');
-
 /** A request line longer than this, when the head is too large, is a URL too long (414). */
 const LONG_REQUEST_LINE = 8 * 1024;
 
@@ -82,12 +71,16 @@ export function clientErrorAnswer(
   }
 }
 
-function clientErrorResponse(code: string | undefined, rawPacket: Buffer | undefined): string {
-  const { status, statusText, error, message } = clientErrorAnswer(code, rawPacket);
+/** A whole JSON answer, written to the socket as it is (no response object exists for it). */
+function rawJsonAnswer(
+  { status, statusText, error, message }: ReturnType<typeof clientErrorAnswer>,
+  headers: readonly string[] = [],
+): string {
   const body = `${JSON.stringify({ error, message, issues: [] })}\n`;
   return [
     `HTTP/1.1 ${status} ${statusText}`,
     ...Object.entries(CORS_HEADERS).map(([name, value]) => `${name}: ${value}`),
+    ...headers,
     'Content-Type: application/json; charset=utf-8',
     'Cache-Control: no-store',
     `Content-Length: ${Buffer.byteLength(body)}`,
@@ -96,6 +89,16 @@ function clientErrorResponse(code: string | undefined, rawPacket: Buffer | undef
     body,
   ].join('\r\n');
 }
+
+const CONNECT_REFUSAL = rawJsonAnswer(
+  {
+    status: 405,
+    statusText: 'Method Not Allowed',
+    error: 'method_not_allowed',
+    message: 'CONNECT is not supported: this server is not a proxy',
+  },
+  ['Allow: GET, HEAD, POST, OPTIONS'],
+);
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
@@ -124,6 +127,9 @@ export function createNodeServer(
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       // Node checks the two timeouts above on this interval; keep it well under them.
       connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs / 4),
+      // An HTTP/1.1 request without Host is refused by the app, with a JSON answer: Node's own is
+      // an empty 400.
+      requireHostHeader: false,
     },
     listener,
   );
@@ -142,7 +148,7 @@ export function createNodeServer(
       const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })
         ._httpMessage;
       if (socket.writable && error.code !== 'ECONNRESET' && !inFlight?.headersSent)
-        socket.write(clientErrorResponse(error.code, error.rawPacket));
+        socket.write(rawJsonAnswer(clientErrorAnswer(error.code, error.rawPacket)));
       socket.destroy();
     },
   );

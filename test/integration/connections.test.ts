@@ -78,7 +78,14 @@ test('CONNECT is answered 405 and the connection closed, not dropped without a w
   await closed(socket);
   expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
   expect(answer).toContain('Allow: GET, HEAD, POST, OPTIONS');
-  expect(answer).toMatch(/not a proxy\n$/);
+  // As every other error: JSON, with the CORS headers a browser needs to read it.
+  expect(answer).toContain('Content-Type: application/json; charset=utf-8');
+  expect(answer).toContain('Access-Control-Allow-Origin: *');
+  const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string };
+  expect(body).toMatchObject({
+    error: 'method_not_allowed',
+    message: expect.stringContaining('not a proxy'),
+  });
 });
 
 /** What the server answers to `raw` before it closes the connection. */

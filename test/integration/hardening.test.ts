@@ -215,21 +215,38 @@ describe('malformed input', () => {
     expect(JSON.stringify(logged[0])).not.toMatch(/stack|at \w+ \(/);
   });
 
-  test('two Host headers are a 400, as a malformed one is', async () => {
+  /** The whole answer to `raw`, sent over a socket of its own. */
+  function rawAnswer(raw: string): Promise<string> {
     const { port } = new URL(server.url);
-    const answer = await new Promise<string>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       let text = '';
-      const socket = connect(Number(port), '127.0.0.1', () =>
-        socket.write(
-          'GET /reviews.json HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n',
-        ),
-      );
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(raw));
       socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
       socket.on('close', () => resolve(text));
       socket.on('error', reject);
     });
+  }
+
+  test('two Host headers are a 400, as a malformed one is', async () => {
+    const answer = await rawAnswer(
+      'GET /reviews.json HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer).toContain('not one valid host[:port]');
+  });
+
+  test('an HTTP/1.1 request without Host is a JSON 400 with CORS; an HTTP/1.0 one is answered', async () => {
+    const missing = await rawAnswer(
+      'GET /api/reviews/search HTTP/1.1\r\nConnection: close\r\n\r\n',
+    );
+    expect(missing).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(missing.toLowerCase()).toContain('access-control-allow-origin: *');
+    expect(JSON.parse(missing.slice(missing.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      error: 'invalid_request',
+      issues: [{ path: ['host'], code: 'missing_host' }],
+    });
+    const old = await rawAnswer('GET /api/reviews/search?limit=1 HTTP/1.0\r\n\r\n');
+    expect(old).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
   });
 
   test('a search with thousands of unknown parameters gets a short answer', async () => {

@@ -35,7 +35,12 @@ export async function startServer(
     ...options.app,
   });
   const server: Server = await new Promise((resolve) => {
-    const listening = createServer(listener).listen(0, '127.0.0.1', () => resolve(listening));
+    // As the service's own server: a request without Host reaches the app, which refuses it.
+    const listening = createServer({ requireHostHeader: false }, listener).listen(
+      0,
+      '127.0.0.1',
+      () => resolve(listening),
+    );
   });
   const { port } = server.address() as AddressInfo;
   return {
