@@ -488,7 +488,7 @@ export function buildOpenApiDocument({
                       format: 'uri',
                       description: 'publish: the topic, as an alternative to hub.topic',
                     },
-                    'hub.lease_seconds': { type: 'string', pattern: '^[0-9]+$' },
+                    'hub.lease_seconds': { type: 'string', pattern: '^0*[1-9][0-9]*$' },
                     'hub.secret': { type: 'string', maxLength: 199 },
                   },
                 },

@@ -89,6 +89,20 @@ test('describes every endpoint', () => {
   }
 });
 
+test("the hub's hub.lease_seconds pattern admits what the hub accepts: positive whole numbers", () => {
+  const form = (
+    doc.paths[PATHS.hub]!.post as unknown as {
+      requestBody: {
+        content: Record<string, { schema: { properties: Record<string, { pattern: string }> } }>;
+      };
+    }
+  ).requestBody.content['application/x-www-form-urlencoded']!.schema;
+  const pattern = new RegExp(form.properties['hub.lease_seconds']!.pattern);
+  for (const good of ['1', '86400', '007']) expect(pattern.test(good), good).toBe(true);
+  for (const bad of ['0', '000', '', '-1', '1.5', '1e3'])
+    expect(pattern.test(bad), bad).toBe(false);
+});
+
 test('search parameters are exactly the schema keys', () => {
   const names = doc.paths[PATHS.search]!.get!.parameters!.map((parameter) => parameter.name);
   expect(names).toEqual(Object.keys(SearchParamsSchema.shape));
