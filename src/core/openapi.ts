@@ -507,7 +507,7 @@ export function buildOpenApiDocument({
               retryAfter,
             ),
             '503': textResponse(
-              "the hub's store is locked or unreachable; nothing was recorded",
+              "the hub's store is locked or unreachable, or the callback's host could not be looked up for now; nothing was recorded",
               retryAfter,
             ),
           },

@@ -6,9 +6,10 @@ import {
   testContext,
   type TestHub,
 } from '../../test/support/hub-unit.ts';
-import type { HubOptions } from './context.ts';
+import { CallbackLookupUnavailable, type HubOptions } from './context.ts';
 import {
   CALLBACK_RATE_LIMIT_PER_MINUTE,
+  LOOKUP_RETRY_SECONDS,
   createAdmission,
   handleHubRequest,
   type Admission,
@@ -64,6 +65,20 @@ describe('intents', () => {
     expect(resolveCallback).toHaveBeenCalledWith(new URL(CALLBACK), true);
     expect(await pending()).toEqual([]);
     expect(kicks).toBe(0);
+  });
+
+  test('a callback host the resolver could not look up for now is 503 with Retry-After, not 400', async () => {
+    const resolveCallback = vi.fn(async () => {
+      throw new CallbackLookupUnavailable('sub.example', 'EAI_AGAIN');
+    });
+    setUp({ resolveCallback });
+    const answer = await request(subscribeForm());
+    expect(answer).toEqual({
+      status: 503,
+      body: `the callback host sub.example could not be looked up just now (EAI_AGAIN); retry after ${LOOKUP_RETRY_SECONDS} s`,
+      headers: { 'Retry-After': String(LOOKUP_RETRY_SECONDS) },
+    });
+    expect(await pending()).toEqual([]);
   });
 
   test('a malformed request is 400 with the reason and never reaches the callback check', async () => {

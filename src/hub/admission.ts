@@ -2,12 +2,14 @@
 // host check and the per-host subscription cap, then a queued verification (or, for a publish, the
 // report). Answers at once; verification and delivery happen later in the worker.
 import { randomBytes } from 'node:crypto';
-import type { HubContext } from './context.ts';
+import { CallbackLookupUnavailable, type HubContext } from './context.ts';
 import { describeReports, type TopicReport } from './publish.ts';
 import { clientKey, RateLimiter } from './rate-limit.ts';
 import { HubRequestError, parseHubRequest, type HubRequest } from './requests.ts';
 
 export const CALLBACK_RATE_LIMIT_PER_MINUTE = 10;
+/** When a callback's host could not be looked up for now, the subscriber is asked back after this. */
+export const LOOKUP_RETRY_SECONDS = 30;
 
 export interface HubAnswer {
   status: number;
@@ -85,7 +87,17 @@ async function admitIntent(
   const byCallback = admission.byCallback.take(request.callback.href, now);
   if (!byCallback.allowed)
     return tooMany(byCallback.retryAfterSeconds, 'too many requests for this callback');
-  const refused = await ctx.resolveCallback(request.callback, ctx.allowPrivateCallbacks);
+  let refused;
+  try {
+    refused = await ctx.resolveCallback(request.callback, ctx.allowPrivateCallbacks);
+  } catch (error) {
+    if (!(error instanceof CallbackLookupUnavailable)) throw error;
+    return {
+      status: 503,
+      body: `${error.message}; retry after ${LOOKUP_RETRY_SECONDS} s`,
+      headers: { 'Retry-After': String(LOOKUP_RETRY_SECONDS) },
+    };
+  }
   if (refused) return { status: 400, body: refused };
   const capped = await overHostCap(ctx, request, now);
   if (capped) return capped;

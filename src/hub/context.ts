@@ -14,8 +14,20 @@ export interface TopicContent {
   contentType: string;
 }
 
-/** Refuses a callback whose host is not allowed (a reason), or accepts it (undefined). */
+/**
+ * Refuses a callback whose host is not allowed (a reason), or accepts it (undefined). Throws
+ * `CallbackLookupUnavailable` when the host could not be looked up for now (the resolver timed out
+ * or failed), which is no verdict on the callback.
+ */
 export type CallbackCheck = (callback: URL, allowPrivate: boolean) => Promise<string | undefined>;
+
+/** The callback's host could not be looked up just now: the subscriber may retry. */
+export class CallbackLookupUnavailable extends Error {
+  constructor(host: string, code: string | undefined) {
+    super(`the callback host ${host} could not be looked up just now (${code ?? 'DNS failure'})`);
+    this.name = 'CallbackLookupUnavailable';
+  }
+}
 
 export interface HubOptions {
   store: HubStore;

@@ -6,6 +6,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent, request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { bareHostname, isForbiddenAddress } from './address-policy.ts';
+import { CallbackLookupUnavailable } from './context.ts';
 
 export class OutboundError extends Error {
   constructor(message: string) {
@@ -36,17 +37,35 @@ export interface FetcherOptions {
   userAgent: string;
 }
 
-/** Resolves a callback's host and refuses it when any address is forbidden. */
+/** Lookup failures that say nothing of the name, only of the resolver at this moment. */
+const TEMPORARY_LOOKUP_ERRORS = new Set(['EAI_AGAIN', 'ETIMEOUT', 'ESERVFAIL', 'ECONNREFUSED']);
+
+type Lookup = (
+  host: string,
+  options: { all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+/**
+ * Resolves a callback's host and refuses it when any address is forbidden or there is none. A
+ * resolver that fails for now (a timeout, a server failure) throws `CallbackLookupUnavailable`.
+ */
 export async function checkCallbackHost(
   url: URL,
   allowPrivate: boolean,
+  lookup: Lookup = dnsLookup,
 ): Promise<string | undefined> {
   const host = bareHostname(url.hostname);
   if (allowPrivate) return undefined;
   if (isIP(host))
     return isForbiddenAddress(host) ? `the callback address ${host} is not public` : undefined;
-  const addresses = await new Promise<LookupAddress[]>((resolve) => {
-    dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found));
+  const addresses = await new Promise<LookupAddress[]>((resolve, reject) => {
+    lookup(host, { all: true }, (error, found) => {
+      if (!error) resolve(found);
+      else if (TEMPORARY_LOOKUP_ERRORS.has(error.code ?? ''))
+        reject(new CallbackLookupUnavailable(host, error.code));
+      else resolve([]);
+    });
   });
   if (addresses.length === 0) return `the callback host ${host} does not resolve`;
   const bad = addresses.find((entry) => isForbiddenAddress(entry.address));
