@@ -319,6 +319,19 @@ describe('review rating, text and enums', () => {
     });
   });
 
+  test('an author of invisible characters only is reported, not published as ""', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'zero-width', makeFrontMatter({ author: '\u200b' }));
+    await writeReview(dir, 'delete', makeFrontMatter({ author: '\u007f \u00a0' }));
+    expect(await problemsOf(dir)).toEqual(
+      ['delete', 'zero-width'].map((name) => ({
+        file: shown(dir, `reviews/${name}.md`),
+        field: 'author',
+        message: 'must hold a visible character',
+      })),
+    );
+  });
+
   test('a missing author is reported by name', async () => {
     const dir = await makeContentDir();
     await writeReview(dir, 'no-author', makeFrontMatter({ author: undefined }));
@@ -954,6 +967,20 @@ describe('files as they come from editors and file systems', () => {
     const [a, b] = [(await load(lf)).reviews, (await load(crlf)).reviews];
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
     expect(b[0]!.text).toBe(BODY);
+  });
+
+  test('control characters written as JSON escapes in business.json are dropped too', async () => {
+    const dir = await makeContentDir(
+      businessJson({
+        name: 'Summit\u0007 Ridge',
+        technicians: [{ id: 'mike-alvarez', name: 'Mike\u0001 Alvarez' }],
+      }),
+    );
+    await writeReview(dir, 'fine');
+    const content = await load(dir);
+    expect(content.business.name).toBe('Summit Ridge');
+    expect(content.business.technicians[0]!.name).toBe('Mike Alvarez');
+    expect(content.reviews[0]!.technicians).toEqual(['Mike Alvarez']);
   });
 
   test('control characters are dropped from what is published', async () => {

@@ -155,7 +155,11 @@ export async function readJson(file: string): Promise<JsonSource> {
     return { kind: 'invalid', message: unreadableReason(error) };
   }
   try {
-    return { kind: 'parsed', value: JSON.parse(source) as unknown };
+    // Escapes such as "\u0007" come back as the characters themselves: dropped as in the text.
+    const value: unknown = JSON.parse(source, (_key, item: unknown) =>
+      typeof item === 'string' ? withoutControlCharacters(item) : item,
+    );
+    return { kind: 'parsed', value };
   } catch (error) {
     return { kind: 'invalid', message: `is not valid JSON (${(error as Error).message})` };
   }
