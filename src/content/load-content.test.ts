@@ -355,6 +355,80 @@ describe('review files and front matter', () => {
     });
   });
 
+  test('a missing reviews/ is a warning; one named "Reviews" instead is an error', async () => {
+    const dir = await makeContentDir();
+    await rm(path.join(dir, 'reviews'), { recursive: true });
+    const empty = await load(dir);
+    expect(empty.reviews).toEqual([]);
+    expect(empty.warnings).toEqual([
+      {
+        file: shown(dir, 'reviews'),
+        field: '',
+        message: expect.stringMatching(/^does not exist: no review is published/),
+      },
+    ]);
+    await mkdir(path.join(dir, 'Reviews'));
+    await writeReview(dir, '../Reviews/new-roof');
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews'),
+      field: '',
+      message:
+        'is missing, and "Reviews" is there: the folder must be named "reviews", in lower case (names are case-sensitive on Linux)',
+    });
+  });
+
+  test('the same review in a second file is an error; the same source_url alone a warning', async () => {
+    const dir = await makeContentDir();
+    const first = await writeReview(dir, 'hail-claim');
+    const { readFile, symlink } = await import('node:fs/promises');
+    await writeFile(path.join(dir, 'reviews', 'hail-claim-copy.md'), await readFile(first));
+    await symlink(first, path.join(dir, 'reviews', 'linked.md'));
+    await writeReview(
+      dir,
+      'platform-a',
+      makeFrontMatter({ source_id: 'g-1', author: 'A' }),
+      'One.',
+    );
+    await writeReview(
+      dir,
+      'platform-b',
+      makeFrontMatter({ source_id: 'g-1', author: 'B' }),
+      'Two.',
+    );
+    const url = 'https://maps.example/summit-ridge';
+    await writeReview(dir, 'url-a', makeFrontMatter({ source_url: url, author: 'C' }), 'Three.');
+    await writeReview(dir, 'url-b', makeFrontMatter({ source_url: url, author: 'D' }), 'Four.');
+    expect(await problemsOf(dir)).toEqual([
+      {
+        file: shown(dir, 'reviews/hail-claim.md'),
+        field: '',
+        message: `the same review as ${shown(dir, 'reviews/hail-claim-copy.md')} (date, author, rating and text): publish it once`,
+      },
+      {
+        file: shown(dir, 'reviews/linked.md'),
+        field: '',
+        message: `the same review as ${shown(dir, 'reviews/hail-claim-copy.md')} (date, author, rating and text): publish it once`,
+      },
+      {
+        file: shown(dir, 'reviews/platform-b.md'),
+        field: 'source_id',
+        message: `the google review "g-1" is also ${shown(dir, 'reviews/platform-a.md')}: publish it once`,
+      },
+    ]);
+    await rm(path.join(dir, 'reviews', 'hail-claim-copy.md'));
+    await rm(path.join(dir, 'reviews', 'linked.md'));
+    await rm(path.join(dir, 'reviews', 'platform-b.md'));
+    const content = await load(dir);
+    expect(content.reviews).toHaveLength(4);
+    expect(content.warnings).toEqual([
+      {
+        file: shown(dir, 'reviews/url-b.md'),
+        field: 'source_url',
+        message: `is also the source_url of ${shown(dir, 'reviews/url-a.md')}: the same review twice? (it is published)`,
+      },
+    ]);
+  });
+
   test.each(['New_Roof', 'new roof', 'new--roof', 'New-Roof'])(
     'the non-kebab file name "%s.md" fails',
     async (name) => {
@@ -897,7 +971,7 @@ describe('published records', () => {
       ['c-same-day', '2024-05-01'],
     ];
     for (const [id, date] of written)
-      await writeReview(dir, `nested/${id}`, makeFrontMatter({ date }));
+      await writeReview(dir, `nested/${id}`, makeFrontMatter({ date, author: id }));
     expect((await load(dir)).reviews.map((review) => review.id)).toEqual([
       'm-newest',
       'a-same-day',
@@ -1090,7 +1164,12 @@ describe('files as they come from editors and file systems', () => {
     const dir = await makeContentDir();
     const real = await writeReview(dir, 'real');
     await mkdir(path.join(dir, 'elsewhere'));
-    const target = await writeReview(dir, '../elsewhere/linked');
+    const target = await writeReview(
+      dir,
+      '../elsewhere/linked',
+      makeFrontMatter(),
+      'A review kept outside the folder.',
+    );
     await symlink(target, path.join(dir, 'reviews', 'linked.md'));
     await symlink(path.join(dir, 'nowhere.md'), path.join(dir, 'reviews', 'dangling.md'));
     await writeFile(

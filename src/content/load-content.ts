@@ -124,6 +124,65 @@ interface CheckedReviews {
   warnings: ContentProblem[];
 }
 
+/**
+ * The same review in a second file (a copy, or a link to the first, under another name) would
+ * count twice in every figure: the second is an error when it has the first's platform id, or its
+ * date, author, rating and text; the same `source_url` alone is a warning (some owners give the
+ * platform's page of the business for every review).
+ */
+function createCopyCheck() {
+  const seen = new Map<string, string>();
+  const first = (key: string, file: string) => {
+    const other = seen.get(key);
+    if (other === undefined) seen.set(key, file);
+    return other;
+  };
+  return {
+    check(
+      file: string,
+      review: ReviewFrontMatter,
+      text: string,
+    ): { kind: 'problem' | 'warning'; problem: ContentProblem } | undefined {
+      if (review.source_id !== undefined) {
+        const other = first(`id\0${review.source}\0${review.source_id}`, file);
+        if (other !== undefined)
+          return {
+            kind: 'problem',
+            problem: {
+              file,
+              field: 'source_id',
+              message: `the ${review.source} review "${review.source_id}" is also ${other}: publish it once`,
+            },
+          };
+      }
+      const same = [review.date, review.author.trim(), String(review.rating), text].join('\0');
+      const copied = first(`text\0${same}`, file);
+      if (copied !== undefined)
+        return {
+          kind: 'problem',
+          problem: {
+            file,
+            field: '',
+            message: `the same review as ${copied} (date, author, rating and text): publish it once`,
+          },
+        };
+      if (review.source_url !== undefined) {
+        const other = first(`url\0${review.source_url}`, file);
+        if (other !== undefined)
+          return {
+            kind: 'warning',
+            problem: {
+              file,
+              field: 'source_url',
+              message: `is also the source_url of ${other}: the same review twice? (it is published)`,
+            },
+          };
+      }
+      return undefined;
+    },
+  };
+}
+
 /** Every review file checked; the verified, valid ones published, the unverified ones skipped. */
 function checkReviews(
   sources: ContentSources,
@@ -133,6 +192,7 @@ function checkReviews(
 ): CheckedReviews {
   const ids = businessIds(business);
   const checkId = createReviewIdCheck();
+  const sameReview = createCopyCheck();
   const checked: CheckedReviews = {
     reviews: [],
     skipped: sources.skippedFiles.map(({ file, reason }) => ({ file: shownPath(file), reason })),
@@ -144,6 +204,13 @@ function checkReviews(
       file: shownPath(sources.reviewsDir),
       field: '',
       message: sources.reviewsProblem,
+    });
+  if (sources.reviewsMissing)
+    checked.warnings.push({
+      file: shownPath(sources.reviewsDir),
+      field: '',
+      message:
+        'does not exist: no review is published (a business with none yet keeps the folder with an empty .gitkeep file in it, which says so)',
     });
   for (const { file: path, id, source } of sources.reviews) {
     const file = shownPath(path);
@@ -160,6 +227,11 @@ function checkReviews(
       const reason = 'no verification: unverified reviews are not published';
       checked.skipped.push({ file, reason });
       continue;
+    }
+    const copy = sameReview.check(file, frontMatter, text);
+    if (copy) {
+      (copy.kind === 'problem' ? checked.problems : checked.warnings).push(copy.problem);
+      if (copy.kind === 'problem') continue;
     }
     checked.warnings.push(...dateWarnings(file, frontMatter, today));
     const verified = { ...frontMatter, verification: frontMatter.verification };

@@ -35,6 +35,8 @@ export interface ContentSources {
   reviewsDir: string;
   /** Why the reviews folder could not be read at all (it is a file, say); undefined when it could. */
   reviewsProblem?: string | undefined;
+  /** The reviews folder does not exist: no review is published. */
+  reviewsMissing?: boolean;
   /** Files under reviews/ that look like reviews but are not read as one. */
   skippedFiles: SkippedFile[];
   faqFile: string;
@@ -188,6 +190,8 @@ interface ListedReviews {
   files: string[];
   skipped: SkippedFile[];
   problem?: string;
+  /** The folder does not exist (a business with no reviews yet, or a folder moved by mistake). */
+  missing?: boolean;
 }
 
 /**
@@ -200,7 +204,20 @@ async function listReviewFiles(dir: string): Promise<ListedReviews> {
   try {
     entries = await readdir(dir, { withFileTypes: true, recursive: true });
   } catch (error) {
-    if (isMissing(error)) return { files: [], skipped: [] };
+    if (isMissing(error)) {
+      // "Reviews" beside a missing "reviews" is read on a case-insensitive disk (macOS, Windows)
+      // and not on Linux, where a CI would publish no review at all.
+      const name = path.basename(dir);
+      const siblings = await readdir(path.dirname(dir)).catch(() => [] as string[]);
+      const other = siblings.find((entry) => entry !== name && entry.toLowerCase() === name);
+      return other === undefined
+        ? { files: [], skipped: [], missing: true }
+        : {
+            files: [],
+            skipped: [],
+            problem: `is missing, and "${other}" is there: the folder must be named "${name}", in lower case (names are case-sensitive on Linux)`,
+          };
+    }
     const problem =
       (error as NodeJS.ErrnoException).code === 'ENOTDIR'
         ? 'is a file, not the folder of review files'
@@ -235,9 +252,12 @@ async function listReviewFiles(dir: string): Promise<ListedReviews> {
 // One file at a time: a content folder may hold thousands of reviews, more than the open-file
 // limit would allow at once. The owner's tools read the reviews the same way, so they see every
 // file the build sees, in subfolders too.
-export async function readReviews(
-  dir: string,
-): Promise<{ reviews: ReviewSource[]; skipped: SkippedFile[]; problem?: string }> {
+export async function readReviews(dir: string): Promise<{
+  reviews: ReviewSource[];
+  skipped: SkippedFile[];
+  problem?: string;
+  missing?: boolean;
+}> {
   const listed = await listReviewFiles(dir);
   const reviews: ReviewSource[] = [];
   for (const file of listed.files) {
@@ -247,6 +267,7 @@ export async function readReviews(
     reviews,
     skipped: listed.skipped,
     ...(listed.problem ? { problem: listed.problem } : {}),
+    ...(listed.missing ? { missing: true } : {}),
   };
 }
 
@@ -267,6 +288,7 @@ export async function readContent(contentDir: string): Promise<ContentSources> {
     reviews: read.reviews,
     reviewsDir,
     reviewsProblem: read.problem,
+    reviewsMissing: read.missing === true,
     skippedFiles: read.skipped,
     faqFile,
     faq,
