@@ -41,15 +41,17 @@ export function checkReview(file: string, source: MarkdownSource, ids: BusinessI
   }
   const result = ReviewFrontMatterSchema.safeParse(source.data);
   const fieldProblems: FieldProblem[] = [];
+  // Characters as a reader counts them: an emoji is one, not its two UTF-16 units.
+  const length = source.text.length > MAX_REVIEW_TEXT ? [...source.text].length : 0;
   if (source.text.length === 0) {
     fieldProblems.push({
       field: 'text',
       message: 'the review text (the body after the front matter) is missing',
     });
-  } else if (source.text.length > MAX_REVIEW_TEXT) {
+  } else if (length > MAX_REVIEW_TEXT) {
     fieldProblems.push({
       field: 'text',
-      message: `is ${source.text.length.toLocaleString('en-US')} characters; a review's text may be at most ${MAX_REVIEW_TEXT.toLocaleString('en-US')}`,
+      message: `is ${length.toLocaleString('en-US')} characters; a review's text may be at most ${MAX_REVIEW_TEXT.toLocaleString('en-US')}`,
     });
   }
   fieldProblems.push(...referenceProblems(source.data, ids));

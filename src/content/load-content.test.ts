@@ -1103,6 +1103,54 @@ describe('files as they come from editors and file systems', () => {
     });
   });
 
+  test('the text counts characters as a reader does: 15,000 emoji are 15,000, under the limit', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'emoji', makeFrontMatter(), '🏠'.repeat(15_000));
+    expect((await load(dir)).reviews).toHaveLength(1);
+    await writeReview(dir, 'emoji', makeFrontMatter(), '🏠'.repeat(20_001));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/emoji.md'),
+      field: 'text',
+      message: "is 20,001 characters; a review's text may be at most 20,000",
+    });
+  });
+
+  test('a title, author, location or reply past its length is refused, naming the field', async () => {
+    const dir = await makeContentDir();
+    await writeReview(
+      dir,
+      'pasted',
+      makeFrontMatter({
+        title: 't'.repeat(301),
+        author: 'a'.repeat(201),
+        location: 'l'.repeat(201),
+        reply: { date: '2024-05-02', text: 'r'.repeat(20_001) },
+      }),
+    );
+    expect(await problemsOf(dir)).toEqual([
+      {
+        file: shown(dir, 'reviews/pasted.md'),
+        field: 'title',
+        message: 'may be at most 300 characters',
+      },
+      {
+        file: shown(dir, 'reviews/pasted.md'),
+        field: 'author',
+        message: 'may be at most 200 characters',
+      },
+      {
+        file: shown(dir, 'reviews/pasted.md'),
+        field: 'location',
+        message: 'may be at most 200 characters',
+      },
+      {
+        file: shown(dir, 'reviews/pasted.md'),
+        field: 'reply.text',
+        message: 'may be at most 20,000 characters',
+      },
+    ]);
+  });
+
   test('paths of the wrong kind are problems naming the file, not crashes', async () => {
     const dir = await makeContentDir();
     await rm(path.join(dir, 'reviews'), { recursive: true });

@@ -192,14 +192,26 @@ export const VERIFICATION_METHODS = [
   'manual_check',
 ] as const;
 
+/**
+ * Lengths past which a front matter text is a paste gone wrong: a review platform's titles and
+ * names are far shorter, and an owner's reply is held to what a review's text may be.
+ */
+export const MAX_TITLE_LENGTH = 300;
+export const MAX_NAME_LENGTH = 200;
+export const MAX_REPLY_LENGTH = 20_000;
+
+const atMost = (length: number) => ({
+  message: `may be at most ${length.toLocaleString('en-US')} characters`,
+});
+
 /** Front matter of `content/reviews/<id>.md` as the business commits it. */
 export const ReviewFrontMatterSchema = z
   .object({
     rating: z.number().int({ message: 'expected a whole number of stars' }).min(1).max(5),
     date: IsoDateSchema,
-    title: z.string().optional(),
-    author: NonEmptyStringSchema,
-    location: z.string().optional(),
+    title: z.string().max(MAX_TITLE_LENGTH, atMost(MAX_TITLE_LENGTH)).optional(),
+    author: NonEmptyStringSchema.max(MAX_NAME_LENGTH, atMost(MAX_NAME_LENGTH)),
+    location: z.string().max(MAX_NAME_LENGTH, atMost(MAX_NAME_LENGTH)).optional(),
     source: z.enum(REVIEW_SOURCES),
     source_url: HttpUrlSchema.optional(),
     /** The platform's own id of the review (set by import-reviews); never published. */
@@ -215,7 +227,13 @@ export const ReviewFrontMatterSchema = z
         message: 'expected a BCP 47 language tag such as "en"',
       })
       .default('en'),
-    reply: z.object({ date: IsoDateSchema, text: NonEmptyStringSchema }).strict().optional(),
+    reply: z
+      .object({
+        date: IsoDateSchema,
+        text: NonEmptyStringSchema.max(MAX_REPLY_LENGTH, atMost(MAX_REPLY_LENGTH)),
+      })
+      .strict()
+      .optional(),
     updated: IsoDateSchema.optional(),
     private: z.unknown().optional(),
   })
