@@ -1207,7 +1207,7 @@ describe('files as they come from editors and file systems', () => {
     ]);
   });
 
-  test('a symbolic link to a review is read; *.MD and a link to nothing are listed as skipped', async () => {
+  test('a symbolic link to a review is read; *.MD, a link to nothing and a link to a folder are listed as skipped', async () => {
     const { symlink } = await import('node:fs/promises');
     const dir = await makeContentDir();
     const real = await writeReview(dir, 'real');
@@ -1220,6 +1220,7 @@ describe('files as they come from editors and file systems', () => {
     );
     await symlink(target, path.join(dir, 'reviews', 'linked.md'));
     await symlink(path.join(dir, 'nowhere.md'), path.join(dir, 'reviews', 'dangling.md'));
+    await symlink(path.join(dir, 'elsewhere'), path.join(dir, 'reviews', 'archive'));
     await writeFile(
       path.join(dir, 'reviews', 'shouting.MD'),
       await (await import('node:fs/promises')).readFile(real),
@@ -1227,6 +1228,10 @@ describe('files as they come from editors and file systems', () => {
     const content = await load(dir);
     expect(content.reviews.map((r) => r.id).sort()).toEqual(['linked', 'real']);
     expect(content.skipped).toEqual([
+      {
+        file: shown(dir, 'reviews/archive'),
+        reason: 'a symbolic link to a folder, which is not followed: move its files into reviews/',
+      },
       { file: shown(dir, 'reviews/dangling.md'), reason: 'a symbolic link to nothing' },
       {
         file: shown(dir, 'reviews/shouting.MD'),

@@ -229,6 +229,16 @@ async function listReviewFiles(dir: string): Promise<ListedReviews> {
   for (const entry of entries) {
     const file = path.join(entry.parentPath, entry.name);
     const lower = entry.name.toLowerCase();
+    // A link to a folder is not followed (it may lead back up, or out of the content); its
+    // reviews would otherwise go unpublished unseen.
+    const linked = entry.isSymbolicLink() ? await stat(file).catch(() => undefined) : undefined;
+    if (linked?.isDirectory()) {
+      skipped.push({
+        file,
+        reason: 'a symbolic link to a folder, which is not followed: move its files into reviews/',
+      });
+      continue;
+    }
     if (!lower.endsWith('.md') && !lower.endsWith('.markdown')) continue;
     if (!entry.name.endsWith('.md')) {
       skipped.push({ file, reason: 'a review file name ends in .md, in lower case' });
@@ -239,12 +249,10 @@ async function listReviewFiles(dir: string): Promise<ListedReviews> {
       continue;
     }
     if (entry.isDirectory()) continue;
-    const target = entry.isSymbolicLink() ? await stat(file).catch(() => undefined) : undefined;
-    if (target?.isFile()) files.push(file);
-    else if (entry.isSymbolicLink() && target === undefined)
+    if (linked?.isFile()) files.push(file);
+    else if (entry.isSymbolicLink() && linked === undefined)
       skipped.push({ file, reason: 'a symbolic link to nothing' });
-    else if (!target?.isDirectory())
-      skipped.push({ file, reason: 'not a regular file (a device, socket or pipe)' });
+    else skipped.push({ file, reason: 'not a regular file (a device, socket or pipe)' });
   }
   return { files: files.sort(), skipped: skipped.sort((a, b) => a.file.localeCompare(b.file)) };
 }
