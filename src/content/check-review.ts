@@ -39,6 +39,20 @@ export function checkReview(file: string, source: MarkdownSource, ids: BusinessI
       ],
     };
   }
+  // Without front matter every field would be reported missing, which hides the one mistake.
+  if (source.frontMatter === 'after-blank' || source.frontMatter === 'none')
+    return {
+      problems: [
+        {
+          file,
+          field: 'front matter',
+          message:
+            source.frontMatter === 'after-blank'
+              ? 'must begin on the first line: blank lines or spaces come before its opening ---'
+              : 'is missing: a review starts with a --- line, then its fields (rating, date, author, …), another --- line, and the text',
+        },
+      ],
+    };
   const result = ReviewFrontMatterSchema.safeParse(source.data);
   const fieldProblems: FieldProblem[] = [];
   // Characters as a reader counts them: an emoji is one, not its two UTF-16 units.

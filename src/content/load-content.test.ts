@@ -1103,6 +1103,31 @@ describe('files as they come from editors and file systems', () => {
     });
   });
 
+  test('front matter after a blank line, or none at all, is one problem, not every field missing', async () => {
+    const dir = await makeContentDir();
+    const good = await writeReview(dir, 'good');
+    const { readFile } = await import('node:fs/promises');
+    const source = await readFile(good, 'utf8');
+    await writeFile(path.join(dir, 'reviews', 'blank-first.md'), `\n  ${source}`);
+    await writeFile(path.join(dir, 'reviews', 'no-front-matter.md'), 'Great roof, great crew.\n');
+    await writeFile(
+      path.join(dir, 'reviews', 'two-boms.md'),
+      `\uFEFF\uFEFF${source.replace('Jane D.', 'Jo B.')}`,
+    );
+    expect(await problemsOf(dir)).toEqual([
+      {
+        file: shown(dir, 'reviews/blank-first.md'),
+        field: 'front matter',
+        message: 'must begin on the first line: blank lines or spaces come before its opening ---',
+      },
+      {
+        file: shown(dir, 'reviews/no-front-matter.md'),
+        field: 'front matter',
+        message: expect.stringMatching(/^is missing: a review starts with a --- line/),
+      },
+    ]);
+  });
+
   test('the text counts characters as a reader does: 15,000 emoji are 15,000, under the limit', async () => {
     const dir = await makeContentDir();
     await writeReview(dir, 'emoji', makeFrontMatter(), '🏠'.repeat(15_000));

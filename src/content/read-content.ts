@@ -12,7 +12,16 @@ export type JsonSource =
 export type MarkdownSource =
   /** `yaml`: the front matter did not parse; otherwise the file itself could not be read as text. */
   | { kind: 'unreadable'; missing: boolean; yaml: boolean; message: string }
-  | { kind: 'parsed'; data: unknown; text: string };
+  | {
+      kind: 'parsed';
+      data: unknown;
+      text: string;
+      /**
+       * Where the front matter is: on the first line, as it must be; after blank lines or spaces
+       * (where it is not read as front matter); or nowhere.
+       */
+      frontMatter?: 'first-line' | 'after-blank' | 'none';
+    };
 
 export interface ReviewSource {
   file: string;
@@ -179,7 +188,14 @@ export async function readMarkdown(file: string): Promise<MarkdownSource> {
   try {
     // gray-matter caches by input string; `{}` options defeat it so each file is parsed anew.
     const parsed = matter(source, { ...frontMatterOptions });
-    return { kind: 'parsed', data: parsed.data, text: parsed.content.trim() };
+    // A second BOM (the first is dropped on reading) is no blank: gray-matter skips it too.
+    const start = source.replace(/^\uFEFF+/, '');
+    const frontMatter = start.startsWith('---')
+      ? 'first-line'
+      : /^\s+---/.test(start)
+        ? 'after-blank'
+        : 'none';
+    return { kind: 'parsed', data: parsed.data, text: parsed.content.trim(), frontMatter };
   } catch (error) {
     const message = (error as Error).message.split('\n')[0]!;
     return { kind: 'unreadable', missing: false, yaml: true, message };
