@@ -1266,6 +1266,39 @@ describe('files as they come from editors and file systems', () => {
   });
 });
 
+test('a date before the business was founded, or before 1900, is published with a warning', async () => {
+  const dir = await makeContentDir(businessJson({ founded_year: 2009 }));
+  await writeReview(dir, 'typo', makeFrontMatter({ date: '0202-05-01', author: 'A' }));
+  await writeReview(dir, 'early', makeFrontMatter({ date: '2008-12-31', author: 'B' }));
+  await writeReview(dir, 'fine', makeFrontMatter({ date: '2009-01-01', author: 'C' }));
+  const content = await loadContent({ contentDir: dir, siteUrl: SITE_URL, today: '2026-11-27' });
+  expect(content.reviews).toHaveLength(3);
+  expect(content.warnings).toEqual([
+    {
+      file: shown(dir, 'reviews/early.md'),
+      field: 'date',
+      message:
+        '2008-12-31 is before the business was founded (2009): a typo? It is published as written',
+    },
+    {
+      file: shown(dir, 'reviews/typo.md'),
+      field: 'date',
+      message:
+        '0202-05-01 is before the business was founded (2009): a typo? It is published as written',
+    },
+  ]);
+  const unknown = await makeContentDir(businessJson({ founded_year: undefined }));
+  await writeReview(unknown, 'typo', makeFrontMatter({ date: '0202-05-01' }));
+  const without = await loadContent({
+    contentDir: unknown,
+    siteUrl: SITE_URL,
+    today: '2026-11-27',
+  });
+  expect(without.warnings.map((w) => w.message)).toEqual([
+    '0202-05-01 is before 1900: a typo? It is published as written',
+  ]);
+});
+
 test('a date in the future, or a verification before the review, is published with a warning', async () => {
   const dir = await makeContentDir();
   await writeReview(dir, 'typo', makeFrontMatter({ date: '2052-05-01' }));

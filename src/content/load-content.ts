@@ -65,8 +65,15 @@ function nextDay(date: string): string {
  * A published review's dates that look like typos: after the build's next day (a review's own
  * time zone may already be a day ahead of UTC), or a verification before the review was written.
  */
-function dateWarnings(file: string, review: ReviewFrontMatter, today: string): ContentProblem[] {
+function dateWarnings(
+  file: string,
+  review: ReviewFrontMatter,
+  today: string,
+  foundedYear: number | undefined,
+): ContentProblem[] {
   const latest = nextDay(today);
+  // Before the business was founded (or, with no year given, before 1900): a typo such as 0202.
+  const earliest = `${String(foundedYear ?? 1900).padStart(4, '0')}-01-01`;
   const warnings: ContentProblem[] = [];
   const dates: [string, string | undefined][] = [
     ['date', review.date],
@@ -74,13 +81,23 @@ function dateWarnings(file: string, review: ReviewFrontMatter, today: string): C
     ['reply.date', review.reply?.date],
     ['verified_on', review.verified_on],
   ];
-  for (const [field, value] of dates)
+  for (const [field, value] of dates) {
     if (value !== undefined && value > latest)
       warnings.push({
         file,
         field,
         message: `${value} is in the future (the build ran on ${today}): a typo? It is published as written, and the newest review date sets the insights' 12-month window`,
       });
+    if (value !== undefined && value < earliest)
+      warnings.push({
+        file,
+        field,
+        message:
+          foundedYear === undefined
+            ? `${value} is before 1900: a typo? It is published as written`
+            : `${value} is before the business was founded (${foundedYear}): a typo? It is published as written`,
+      });
+  }
   if (review.verified_on !== undefined && review.verified_on < review.date)
     warnings.push({
       file,
@@ -233,7 +250,7 @@ function checkReviews(
       (copy.kind === 'problem' ? checked.problems : checked.warnings).push(copy.problem);
       if (copy.kind === 'problem') continue;
     }
-    checked.warnings.push(...dateWarnings(file, frontMatter, today));
+    checked.warnings.push(...dateWarnings(file, frontMatter, today, business.founded_year));
     const verified = { ...frontMatter, verification: frontMatter.verification };
     checked.reviews.push(
       toPublishedReview({ id, frontMatter: verified, text }, siteUrl, ids.technicianNames),
