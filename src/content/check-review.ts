@@ -29,6 +29,21 @@ function dateOrderProblems(fm: ReviewFrontMatter): FieldProblem[] {
   return problems;
 }
 
+/** Keys the front matter must give a value; any other key written blank (`title:`) is absent. */
+const REQUIRED_KEYS = new Set(
+  Object.entries(ReviewFrontMatterSchema.shape)
+    .filter(([, schema]) => !schema.safeParse(undefined).success)
+    .map(([key]) => key),
+);
+
+/** `data` without the optional keys YAML read as null because they were left blank. */
+function withoutBlankOptionalKeys(data: unknown): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  return Object.fromEntries(
+    Object.entries(data).filter(([key, value]) => value !== null || REQUIRED_KEYS.has(key)),
+  );
+}
+
 export function checkReview(file: string, source: MarkdownSource, ids: BusinessIds): CheckedReview {
   if (source.kind === 'unreadable') {
     return {
@@ -53,7 +68,8 @@ export function checkReview(file: string, source: MarkdownSource, ids: BusinessI
         },
       ],
     };
-  const result = ReviewFrontMatterSchema.safeParse(source.data);
+  const data = withoutBlankOptionalKeys(source.data);
+  const result = ReviewFrontMatterSchema.safeParse(data);
   const fieldProblems: FieldProblem[] = [];
   // Characters as a reader counts them: an emoji is one, not its two UTF-16 units.
   const length = source.text.length > MAX_REVIEW_TEXT ? [...source.text].length : 0;
@@ -68,7 +84,7 @@ export function checkReview(file: string, source: MarkdownSource, ids: BusinessI
       message: `is ${length.toLocaleString('en-US')} characters; a review's text may be at most ${MAX_REVIEW_TEXT.toLocaleString('en-US')}`,
     });
   }
-  fieldProblems.push(...referenceProblems(source.data, ids));
+  fieldProblems.push(...referenceProblems(data, ids));
   if (result.success) fieldProblems.push(...dateOrderProblems(result.data));
   const problems = [
     ...(result.success ? [] : problemsFromZod(file, ReviewFrontMatterSchema, result.error)),

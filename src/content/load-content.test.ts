@@ -517,6 +517,40 @@ describe('review files and front matter', () => {
     expect((globalThis as { __frontMatterRan?: boolean }).__frontMatterRan).toBeUndefined();
   });
 
+  test('front matter in a language no engine reads (---toml) is refused in the same words', async () => {
+    const dir = await makeContentDir();
+    await writeFile(path.join(dir, 'reviews', 'toml.md'), '---toml\nrating = 5\n---\nText.\n');
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/toml.md'),
+      field: 'front matter',
+      message: 'is not valid YAML (front matter must be YAML, not toml (remove "toml" after ---))',
+    });
+  });
+
+  test('an optional key left blank is absent; a required one left blank is reported', async () => {
+    const dir = await makeContentDir();
+    const blank = `rating: 5\ndate: "2024-05-01"\nauthor: Jo\nsource: google\nverification: manual_check\ntitle:\nservices:\nlocation:\n`;
+    await writeReview(dir, 'blank-optional', blank);
+    const [review] = (await load(dir)).reviews;
+    expect(review).toMatchObject({ title: null, service_ids: [], author: { location: null } });
+    await writeReview(dir, 'blank-author', blank.replace('author: Jo', 'author:'));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/blank-author.md'),
+      field: 'author',
+      message: /string/,
+    });
+  });
+
+  test('a date not written YYYY-MM-DD is one problem, not also "not a real date"', async () => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'short-date', makeFrontMatter({ date: '2024-2-1' }));
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/short-date.md'),
+      field: 'date',
+      message: 'expected a date written YYYY-MM-DD',
+    });
+  });
+
   test('front matter that is a list, not a mapping, fails', async () => {
     const dir = await makeContentDir();
     await writeReview(dir, 'list', '- rating: 5');

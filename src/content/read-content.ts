@@ -197,7 +197,13 @@ export async function readMarkdown(file: string): Promise<MarkdownSource> {
         : 'none';
     return { kind: 'parsed', data: parsed.data, text: parsed.content.trim(), frontMatter };
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0]!;
+    const first = (error as Error).message.split('\n')[0]!;
+    // A language after the fence that no engine reads ("---toml"): said as for the refused ones.
+    const language = /^gray-matter engine "(.*)" is not registered$/.exec(first)?.[1];
+    const message =
+      language === undefined
+        ? first
+        : `front matter must be YAML, not ${language} (remove "${language}" after ---)`;
     return { kind: 'unreadable', missing: false, yaml: true, message };
   }
 }

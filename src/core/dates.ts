@@ -27,7 +27,8 @@ function daysInMonth(year: number, month: number): number {
 
 export const IsoDateSchema = z
   .string()
-  .regex(ISO_DATE_PATTERN, { message: 'expected a date written YYYY-MM-DD' })
+  // A date not written YYYY-MM-DD is not checked against the calendar too: one problem, not two.
+  .regex(ISO_DATE_PATTERN, { message: 'expected a date written YYYY-MM-DD', abort: true })
   .refine(isRealIsoDate, { message: 'expected a real calendar date (YYYY-MM-DD)' })
   .meta({ format: 'date', examples: ['2024-05-01'] });
 
