@@ -564,6 +564,12 @@ describe('review files and front matter', () => {
 });
 
 describe('business.json', () => {
+  test('contact, all of whose parts are optional, may be left out', async () => {
+    const dir = await makeContentDir(businessJson({ contact: undefined }));
+    await writeReview(dir, 'fine');
+    expect((await load(dir)).business.contact).toEqual({});
+  });
+
   test('a missing required field is named', async () => {
     const dir = await makeContentDir(businessJson({ name: undefined }));
     await expectOnlyProblem(dir, {

@@ -114,7 +114,9 @@ export const BusinessSchema = z
         email: z.email().optional(),
         website: HttpUrlSchema.optional(),
       })
-      .strict(),
+      .strict()
+      // Every part is optional, so the whole may be left out.
+      .default({}),
     address: z
       .object({
         street_address: NonEmptyStringSchema,
