@@ -51,6 +51,23 @@ export function mediaTypeOf(contentType: string | null | undefined): string {
 }
 
 /**
+ * Whether an Accept header lists a media type by name with a weight above zero. Ranges (such as
+ * `application/` followed by a star) do not count: a client that names neither type has not said
+ * it reads it. `q=0` means "not acceptable" (RFC 9110 §12.4.2), so a type listed only with it is refused.
+ */
+export function acceptsMediaType(accept: string | null | undefined, mediaType: string): boolean {
+  for (const entry of (accept ?? '').split(',')) {
+    const [type, ...parameters] = entry.split(';');
+    if (type!.trim().toLowerCase() !== mediaType) continue;
+    const q = parameters
+      .map((parameter) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(parameter)?.[1])
+      .find((value) => value !== undefined);
+    if (q === undefined || Number(q) > 0) return true;
+  }
+  return false;
+}
+
+/**
  * A request body sent with a content coding (gzip, br, …) other than identity: no endpoint
  * decodes one, so it is refused with 415 rather than read as if it were plain (RFC 9110 §8.4).
  */

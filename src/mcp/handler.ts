@@ -15,6 +15,7 @@ import {
   declaresTooLarge,
   declaresUtf8,
   isEncodedBody,
+  acceptsMediaType,
   mediaTypeOf,
 } from '../http/rules.ts';
 import { createMcpServer } from './server.ts';
@@ -91,7 +92,7 @@ function isJsonContentType(value: string | null): boolean {
 
 function acceptsBoth(value: string | null): boolean {
   return (
-    value !== null && value.includes('application/json') && value.includes('text/event-stream')
+    acceptsMediaType(value, 'application/json') && acceptsMediaType(value, 'text/event-stream')
   );
 }
 

@@ -458,6 +458,24 @@ describe('status codes', () => {
     expect(response.status).toBe(406);
   });
 
+  test.each([
+    'application/json;q=0, text/event-stream',
+    'application/json, text/event-stream; q=0.000',
+    'application/json-seq, text/event-stream-x',
+    '*/*',
+  ])('Accept %j, which does not take both, is 406', async (accept) => {
+    const response = await post(server.url, INITIALIZE, { Accept: accept });
+    expect(response.status).toBe(406);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /Accept must list application\/json and text\/event-stream/,
+    );
+  });
+
+  test('Accept with weights above zero and other parameters is taken', async () => {
+    const accept = 'text/event-stream;q=0.5, application/json; charset=utf-8;Q=1, */*;q=0.1';
+    expect((await post(server.url, INITIALIZE, { Accept: accept })).status).toBe(200);
+  });
+
   test('a request without Mcp-Session-Id after initialize is 400', async () => {
     const response = await post(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
     expect(response.status).toBe(400);
