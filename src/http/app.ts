@@ -26,6 +26,7 @@ import { createHealthRoute } from './routes/health.ts';
 import { createNotFoundRoute } from './routes/not-found.ts';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createFastPath } from './fast-path.ts';
+import { LONG_REQUEST_LINE, URI_TOO_LONG } from './node-server.ts';
 import type { PreparedRepresentation } from './respond.ts';
 import { createReviewsApi, type ReviewsApi } from './routes/reviews-api.ts';
 import { createStaticFiles, prepareInMemoryFiles } from './routes/static-files.ts';
@@ -82,13 +83,35 @@ function lacksHost(req: IncomingMessage): boolean {
   return req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1;
 }
 
+/** A JSON error answered before any route, with CORS headers; the connection then closes. */
+function refuseEarly(
+  res: ServerResponse,
+  status: number,
+  body: {
+    error: string;
+    message: string;
+    issues: { path: string[]; code: string; message: string }[];
+  },
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(text),
+    Connection: 'close',
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : text);
+}
+
 function refuseMalformedHost(res: ServerResponse, missing: boolean): void {
-  const reason = missing
-    ? 'an HTTP/1.1 request needs a Host header'
-    : 'the Host header is not one valid host[:port]';
-  const body = JSON.stringify({
+  refuseEarly(res, 400, {
     error: 'invalid_request',
-    message: reason,
+    message: missing
+      ? 'an HTTP/1.1 request needs a Host header'
+      : 'the Host header is not one valid host[:port]',
     issues: [
       {
         path: ['host'],
@@ -97,14 +120,15 @@ function refuseMalformedHost(res: ServerResponse, missing: boolean): void {
       },
     ],
   });
-  res.writeHead(400, {
-    ...CORS_HEADERS,
-    'Content-Type': 'application/json; charset=utf-8',
-    'Cache-Control': 'no-store',
-    'Content-Length': Buffer.byteLength(body),
-    Connection: 'close',
-  });
-  res.end(body);
+}
+
+/**
+ * The methods a path answers. TRACE is refused here for every path: the Fetch standard forbids it,
+ * so a Web Request (what /mcp and Astro's handler are given) cannot even be made of it.
+ */
+function allowedMethods(url: string): readonly string[] {
+  const path = url.split('?')[0];
+  return path === PATHS.mcp || path === PATHS.hub ? ['POST', 'OPTIONS'] : READ_METHODS;
 }
 
 function readOnly(handler: (req: Request, res: Response) => void): RequestHandler {
@@ -145,6 +169,25 @@ export function createRequestListener(options: AppOptions): RequestListener {
     if (lacksHost(req)) return refuseMalformedHost(res, true);
     if (isMalformedHost(req.headers.host) || hasSeveralHosts(req.rawHeaders))
       return refuseMalformedHost(res, false);
+    const url = req.url ?? '/';
+    // Node's parser refuses only a head over 16 KiB; a URL over the documented limit is a 414 too.
+    if (url.length > LONG_REQUEST_LINE) {
+      const { status, error, message } = URI_TOO_LONG;
+      return refuseEarly(res, status, { error, message, issues: [] });
+    }
+    if (req.method === 'TRACE') {
+      const allow = allowedMethods(url);
+      return refuseEarly(
+        res,
+        405,
+        {
+          error: 'method_not_allowed',
+          message: `use ${allow.join(', ')} on this path`,
+          issues: [],
+        },
+        { Allow: allow.join(', ') },
+      );
+    }
     if (!fast(req, res)) app(req, res);
   };
 }

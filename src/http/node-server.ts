@@ -7,7 +7,15 @@ import type { Duplex } from 'node:stream';
 import { CORS_HEADERS } from './rules.ts';
 
 /** A request line longer than this, when the head is too large, is a URL too long (414). */
-const LONG_REQUEST_LINE = 8 * 1024;
+export const LONG_REQUEST_LINE = 8 * 1024;
+
+/** The answer to a URL over the limit, whether Node's parser or the app finds it too long. */
+export const URI_TOO_LONG = {
+  status: 414,
+  statusText: 'URI Too Long',
+  error: 'uri_too_long',
+  message: `the URL is too long (the request line may be at most about ${LONG_REQUEST_LINE} bytes)`,
+};
 
 /**
  * The answer to a request Node's parser could not read, as the service answers other bad requests
@@ -24,12 +32,7 @@ export function clientErrorAnswer(
       const startsRequest = /^[A-Z-]+ \S/.test(rawPacket?.subarray(0, 24).toString('latin1') ?? '');
       const lineEnd = rawPacket?.indexOf('\r\n') ?? -1;
       return startsRequest && (lineEnd === -1 || lineEnd > LONG_REQUEST_LINE)
-        ? {
-            status: 414,
-            statusText: 'URI Too Long',
-            error: 'uri_too_long',
-            message: `the URL is too long (the request line may be at most about ${LONG_REQUEST_LINE} bytes)`,
-          }
+        ? URI_TOO_LONG
         : {
             status: 431,
             statusText: 'Request Header Fields Too Large',

@@ -249,9 +249,40 @@ describe('malformed input', () => {
     expect(old).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
   });
 
+  test('a URL over 8 KiB is a JSON 414 with CORS, below the 16 KiB where the parser stops', async () => {
+    for (const length of [8_300, 12_000, 15_500]) {
+      const response = await fetch(`${server.url}/reviews.json?q=${'a'.repeat(length)}`);
+      expect(response.status, `${length}`).toBe(414);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await response.json()).toMatchObject({ error: 'uri_too_long' });
+    }
+    const search = await fetch(`${server.url}/api/reviews/search?query=${'a'.repeat(9_000)}`);
+    expect(search.status).toBe(414);
+    expect((await fetch(`${server.url}/reviews.json?q=${'a'.repeat(8_000)}`)).status).toBe(200);
+  });
+
+  test.each([
+    ['/healthz', 'GET, HEAD, OPTIONS'],
+    ['/no/such/page', 'GET, HEAD, OPTIONS'],
+    ['/reviews.json', 'GET, HEAD, OPTIONS'],
+    ['/mcp', 'POST, OPTIONS'],
+    ['/api/websub/hub', 'POST, OPTIONS'],
+  ])('TRACE %s is a JSON 405 naming what the path allows', async (path, allow) => {
+    const answer = await rawAnswer(
+      `TRACE ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(answer).toContain(`Allow: ${allow}\r\n`);
+    expect(answer.toLowerCase()).toContain('access-control-allow-origin: *');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      error: 'method_not_allowed',
+    });
+  });
+
   test('a search with thousands of unknown parameters gets a short answer', async () => {
-    // About 12 KB of URL, under Node's header limit: every name unknown.
-    const junk = Array.from({ length: 2500 }, (_, i) => `${i.toString(36)}=`).join('&');
+    // About 7 KB of URL, under the 8 KiB limit: every name unknown.
+    const junk = Array.from({ length: 1500 }, (_, i) => `${i.toString(36)}=`).join('&');
+    expect(junk.length).toBeLessThan(8 * 1024 - 30);
     const response = await fetch(`${server.url}/api/reviews/search?${junk}`);
     expect(response.status).toBe(400);
     expect((await response.text()).length).toBeLessThan(2048);
