@@ -28,7 +28,9 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const header = (description: string) => ({ description, schema: { type: 'string' } });
 
 const readHeaders = {
-  ETag: header('strong validator from the body bytes'),
+  ETag: header(
+    'strong validator: a hash of the published content (for search and since, with the canonical parameters); the same content and request give the same value',
+  ),
   'Last-Modified': header('when the published content last changed'),
   'Cache-Control': header('public, max-age=60, stale-while-revalidate=300'),
   'Access-Control-Allow-Origin': header('*'),
