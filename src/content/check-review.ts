@@ -1,7 +1,11 @@
 // One review file checked against the front matter schema, its text and what business.json
 // defines. Every problem in the file is reported at once: the schema's, the missing text, and
 // the cross-references of whatever ids are well formed, even when other fields are wrong.
-import { ReviewFrontMatterSchema, type ReviewFrontMatter } from '../core/review.ts';
+import {
+  ReviewFrontMatterSchema,
+  hasVisibleCharacter,
+  type ReviewFrontMatter,
+} from '../core/review.ts';
 import { problemsFromZod, type ContentProblem, type FieldProblem } from './problems.ts';
 import type { MarkdownSource } from './read-content.ts';
 import { referenceProblems, type BusinessIds } from './references.ts';
@@ -12,6 +16,22 @@ import { referenceProblems, type BusinessIds } from './references.ts';
  * quote that shows it as large.
  */
 export const MAX_REVIEW_TEXT = 20_000;
+
+/**
+ * What is wrong with a review's text (the body after the front matter), if anything: the build,
+ * the importer and new-review all hold it to this.
+ */
+export function reviewTextProblem(text: string): string | undefined {
+  if (!hasVisibleCharacter(text))
+    return text.length === 0
+      ? 'the review text (the body after the front matter) is missing'
+      : 'the review text (the body after the front matter) holds no visible character';
+  // Characters as a reader counts them: an emoji is one, not its two UTF-16 units.
+  const length = text.length > MAX_REVIEW_TEXT ? [...text].length : 0;
+  if (length > MAX_REVIEW_TEXT)
+    return `is ${length.toLocaleString('en-US')} characters; a review's text may be at most ${MAX_REVIEW_TEXT.toLocaleString('en-US')}`;
+  return undefined;
+}
 
 export interface CheckedReview {
   problems: ContentProblem[];
@@ -71,19 +91,8 @@ export function checkReview(file: string, source: MarkdownSource, ids: BusinessI
   const data = withoutBlankOptionalKeys(source.data);
   const result = ReviewFrontMatterSchema.safeParse(data);
   const fieldProblems: FieldProblem[] = [];
-  // Characters as a reader counts them: an emoji is one, not its two UTF-16 units.
-  const length = source.text.length > MAX_REVIEW_TEXT ? [...source.text].length : 0;
-  if (source.text.length === 0) {
-    fieldProblems.push({
-      field: 'text',
-      message: 'the review text (the body after the front matter) is missing',
-    });
-  } else if (length > MAX_REVIEW_TEXT) {
-    fieldProblems.push({
-      field: 'text',
-      message: `is ${length.toLocaleString('en-US')} characters; a review's text may be at most ${MAX_REVIEW_TEXT.toLocaleString('en-US')}`,
-    });
-  }
+  const textProblem = reviewTextProblem(source.text);
+  if (textProblem !== undefined) fieldProblems.push({ field: 'text', message: textProblem });
   fieldProblems.push(...referenceProblems(data, ids));
   if (result.success) fieldProblems.push(...dateOrderProblems(result.data));
   const problems = [

@@ -298,6 +298,19 @@ describe('review rating, text and enums', () => {
     });
   });
 
+  test.each([
+    ['a zero-width space', '\u200b'],
+    ['a byte-order mark and a word joiner', '\ufeff\u2060'],
+  ])('a body of %s alone fails as text with nothing to read', async (_name, body) => {
+    const dir = await makeContentDir();
+    await writeReview(dir, 'invisible', makeFrontMatter(), body);
+    await expectOnlyProblem(dir, {
+      file: shown(dir, 'reviews/invisible.md'),
+      field: 'text',
+      message: 'the review text (the body after the front matter) holds no visible character',
+    });
+  });
+
   test('a bad source names the allowed platforms', async () => {
     const dir = await makeContentDir();
     await writeReview(dir, 'bad-source', makeFrontMatter({ source: 'goggle' }));

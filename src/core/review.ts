@@ -8,17 +8,21 @@ export const SlugSchema = z
   .string()
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { message: 'expected a kebab-case id (a-z, 0-9, -)' });
 
-// Invisible characters alone (control, format and zero-width ones, which the published text
-// drops or a reader cannot see) are as empty as nothing.
+/**
+ * Whether a text holds a character a reader can see: invisible ones alone (control, format and
+ * zero-width ones, which the published text drops or a reader cannot see) are as empty as nothing.
+ */
+export function hasVisibleCharacter(value: string): boolean {
+  return /[^\p{Cc}\p{Cf}\p{Z}]/u.test(value);
+}
+
 const NonEmptyStringSchema = z
   .string()
   .trim()
   .min(1, { message: 'must not be empty' })
   // A refinement, not a pattern: published schemas stay free of \p{…} classes, which some
   // clients' regular expressions cannot read.
-  .refine((value) => /[^\p{Cc}\p{Cf}\p{Z}]/u.test(value), {
-    message: 'must hold a visible character',
-  });
+  .refine(hasVisibleCharacter, { message: 'must hold a visible character' });
 const HttpUrlSchema = z.url({ protocol: /^https?$/, message: 'expected an http(s) URL' });
 const ClockTimeSchema = z
   .string()
