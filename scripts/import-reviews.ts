@@ -1,12 +1,12 @@
 // `npm run import-reviews -- [--dry-run] [--format gbp|csv] [--verification METHOD] FILE...`:
 // platform exports into content/reviews/*.md under CONTENT_DIR. All or nothing: every record is
 // read and checked before the first file is written; `--dry-run` prints the plan and writes nothing.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseCliArgs } from './cli-args.ts';
 import { ConfigError, parseConfig } from '../src/config.ts';
 import { ContentError, loadBusiness } from '../src/content/load-content.ts';
-import { readReviews } from '../src/content/read-content.ts';
+import { decodeContent, readReviews } from '../src/content/read-content.ts';
 import type { ReviewFileFields } from '../src/content/review-file.ts';
 import {
   ImportError,
@@ -17,6 +17,7 @@ import {
   type ImportFormat,
   type ImportProblem,
   type ImportedReview,
+  type PlannedWrite,
 } from '../src/content/import-reviews.ts';
 import { VERIFICATION_METHODS } from '../src/core/review.ts';
 
@@ -39,6 +40,53 @@ async function readExisting(reviewsDir: string): Promise<ExistingReview[]> {
       throw new Error(`${shown(file)} ${source.message}; run npm run validate-content`);
     return { id, fields: source.data as ReviewFileFields, text: source.text };
   });
+}
+
+/**
+ * Every file is written to a temporary name first; only when all of them are written does each go
+ * into place, so a full disk or an unwritable folder leaves the reviews as they were. A rename
+ * that fails after others succeeded is reported with what was and was not written.
+ */
+async function writeAll(reviewsDir: string, writes: readonly PlannedWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  await mkdir(reviewsDir, { recursive: true });
+  const targets = writes.map((write) => path.join(reviewsDir, `${write.id}.md`));
+  const written: string[] = [];
+  try {
+    for (const [index, write] of writes.entries()) {
+      await writeFile(`${targets[index]!}.tmp`, write.content);
+      written.push(`${targets[index]!}.tmp`);
+    }
+  } catch (error) {
+    await Promise.all(written.map((file) => rm(file, { force: true })));
+    throw new Error(`import failed, nothing written: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const placed: string[] = [];
+  for (const target of targets) {
+    try {
+      await rename(`${target}.tmp`, target);
+      placed.push(target);
+    } catch (error) {
+      await Promise.all(
+        targets.filter((t) => !placed.includes(t)).map((t) => rm(`${t}.tmp`, { force: true })),
+      );
+      const shown = (file: string) => path.relative(process.cwd(), file);
+      throw new Error(
+        [
+          `import failed part-way: ${shown(target)}: ${(error as Error).message}`,
+          `written (${placed.length}): ${placed.map(shown).join(', ') || 'none'}`,
+          `not written (${targets.length - placed.length}): ${targets
+            .filter((t) => !placed.includes(t))
+            .map(shown)
+            .join(', ')}`,
+          'run the import again once the cause is fixed: what was written comes out unchanged',
+        ].join('\n'),
+        { cause: error },
+      );
+    }
+  }
 }
 
 async function main(): Promise<void> {
@@ -70,9 +118,9 @@ async function main(): Promise<void> {
     const format: ImportFormat =
       (values.format as ImportFormat | undefined) ??
       (file.toLowerCase().endsWith('.csv') ? 'csv' : 'gbp');
-    let source: string;
+    let bytes: Uint8Array;
     try {
-      source = await readFile(file, 'utf8');
+      bytes = await readFile(file);
     } catch (error) {
       problems.push({
         file,
@@ -80,6 +128,15 @@ async function main(): Promise<void> {
         field: '',
         message: `cannot read (${(error as Error).message})`,
       });
+      continue;
+    }
+    let source: string;
+    try {
+      // As content files are read: UTF-8 only, so a Windows-1252 export is refused rather than
+      // imported with U+FFFD in place of every accented letter.
+      source = decodeContent(bytes);
+    } catch (error) {
+      problems.push({ file, record: 'file', field: '', message: (error as Error).message });
       continue;
     }
     const verification = values.verification as Verification | undefined;
@@ -106,13 +163,7 @@ async function main(): Promise<void> {
     console.log(`dry run: ${summary}; nothing written`);
     return;
   }
-  // Each file goes to a temporary name first, then into place, so no file is ever half written.
-  if (plan.writes.length > 0) await mkdir(reviewsDir, { recursive: true });
-  for (const write of plan.writes) {
-    const target = path.join(reviewsDir, `${write.id}.md`);
-    await writeFile(`${target}.tmp`, write.content);
-    await rename(`${target}.tmp`, target);
-  }
+  await writeAll(reviewsDir, plan.writes);
   console.log(`${summary}`);
   if (plan.writes.length > 0)
     console.log('next: npm run validate-content, then commit content/reviews and deploy');

@@ -1,5 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import matter from 'gray-matter';
+import { readReviews } from './read-content.ts';
+import { renderReviewFile, type ReviewFileFields } from './review-file.ts';
 import { makeBusiness } from '../../test/support/builders.ts';
 import {
   planImport,
@@ -8,6 +13,7 @@ import {
   readGbp,
   type ExistingReview,
   type ImportProblem,
+  type ImportedReview,
 } from './import-reviews.ts';
 
 const business = makeBusiness({
@@ -119,6 +125,185 @@ describe('planImport of a review listed twice', () => {
         from: 'export.json › reviews[1] (reviewId g-1)',
         reason: `an older copy of ${newest}, which is imported`,
       },
+    ]);
+  });
+});
+
+/** The plan's files written to a folder and read back as the build (and the import) reads them. */
+async function writtenAndReadBack(
+  writes: readonly { id: string; content: string }[],
+  existing: readonly ExistingReview[] = [],
+): Promise<ExistingReview[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'import-'));
+  for (const review of existing)
+    await writeFile(
+      path.join(dir, `${review.id}.md`),
+      renderReviewFile(review.fields, review.text),
+    );
+  for (const write of writes) await writeFile(path.join(dir, `${write.id}.md`), write.content);
+  const { reviews } = await readReviews(dir);
+  await rm(dir, { recursive: true });
+  return reviews.map(({ id, source }) => {
+    if (source.kind !== 'parsed') throw new Error(`${id}: ${source.kind}`);
+    return { id, fields: source.data as ReviewFileFields, text: source.text };
+  });
+}
+
+function readRows(source: string): ImportedReview[] {
+  const problems: ImportProblem[] = [];
+  const imported = readCsv('x.csv', source, business, 'manual_check', problems);
+  expect(problems).toEqual([]);
+  return imported;
+}
+
+describe('readCsv of what spreadsheets write', () => {
+  test('semicolons or tabs separate the columns when the header has no comma', () => {
+    expect(csv('date;rating;author;text\n2024-01-01;5;Al;Good roof, fast.\n')).toEqual({
+      problems: [],
+      count: 1,
+    });
+    expect(csv('date\trating\tauthor\ttext\n2024-01-01\t5\tAl\tGood roof.\n').count).toBe(1);
+  });
+
+  test('rows of empty cells and blank lines are no records; a short row is a problem naming it', () => {
+    expect(csv('date,rating,author,text\n2024-01-01,5,Al,Good\n,,,\n   \n,,,\n')).toEqual({
+      problems: [],
+      count: 1,
+    });
+    const short = csv('date,rating,author,text\n2024-01-01,5,Al,Good\n2024-01-02,4,Bo\n');
+    expect(short.problems).toEqual([
+      expect.objectContaining({
+        record: 'record 2',
+        message: 'has 3 cells where the header names 4 (line 3)',
+      }),
+    ]);
+  });
+
+  test('a file without a header row, or with one and no records, is a problem', () => {
+    const headless = csv('2024-05-01,5,Ann,Great roof\n');
+    expect(headless.problems).toEqual([
+      expect.objectContaining({
+        record: 'header',
+        message: expect.stringContaining('the file needs a header row naming its columns'),
+      }),
+    ]);
+    expect(csv('date,rating,author,text\n').problems).toEqual([
+      expect.objectContaining({ message: 'has a header but no records: nothing to import' }),
+    ]);
+  });
+});
+
+describe('planImport against the files already there', () => {
+  const karen = {
+    id: '2019-03-22-leak-repair-karen-m',
+    fields: {
+      rating: 4,
+      date: '2019-03-22',
+      author: 'Karen M.',
+      source: 'google',
+      language: 'de',
+      verification: 'platform_verified',
+      technicians: ['cat-ruiz'],
+      reply: { date: '2019-03-25', text: 'Thank you, Karen!' },
+    },
+    text: 'The leak over the garage is fixed.',
+  } satisfies ExistingReview;
+
+  test('a CSV without a reply or source column leaves the reply, platform and language as they are', () => {
+    const imported = readRows(
+      'date,rating,author,text\n2019-03-22,4,Karen M.,The leak over the garage is fixed.\n',
+    );
+    const plan = planImport(imported, [karen], business);
+    expect(plan.writes).toEqual([]);
+    expect(plan.unchanged).toEqual([{ id: karen.id, from: 'x.csv › record 1' }]);
+  });
+
+  test('an edit keeps the reply the export has no column for; an empty reply cell removes it', async () => {
+    const edited = readRows(
+      'date,rating,author,text,source\n2019-03-22,2,Karen M.,The leak over the garage is fixed.,google\n',
+    );
+    const plan = planImport(edited, [karen], business);
+    expect(plan.writes.map((write) => write.kind)).toEqual(['updated']);
+    const [after] = await writtenAndReadBack(plan.writes);
+    expect(after!.fields).toMatchObject({
+      rating: 2,
+      language: 'de',
+      source: 'google',
+      technicians: ['cat-ruiz'],
+      reply: karen.fields.reply,
+    });
+    const noReply = readRows(
+      'date,rating,author,text,source,reply\n2019-03-22,4,Karen M.,The leak over the garage is fixed.,google,\n',
+    );
+    const removed = planImport(noReply, [karen], business);
+    expect(removed.writes).toHaveLength(1);
+    expect(matter(removed.writes[0]!.content).data.reply).toBeUndefined();
+  });
+
+  test('the same review from another platform is not written again: the build would refuse both', () => {
+    const yelp = readRows(
+      'date,rating,author,text,source\n2019-03-22,4,Karen M.,The leak over the garage is fixed.,yelp\n',
+    );
+    const plan = planImport(yelp, [karen], business);
+    expect(plan.writes).toEqual([]);
+    expect(plan.skipped).toEqual([
+      {
+        from: 'x.csv › record 1',
+        reason: `the same review as ${karen.id}.md, which is its google copy (published once)`,
+      },
+    ]);
+  });
+
+  test('a text with control characters or a lone carriage return is unchanged when imported again', async () => {
+    const source =
+      'date,rating,author,text\n2024-06-02,5,Bob B,"bell\x07 char and\rvertical\x0btab"\n';
+    const first = planImport(readRows(source), [], business);
+    expect(first.writes).toHaveLength(1);
+    const existing = await writtenAndReadBack(first.writes);
+    const again = planImport(readRows(source), existing, business);
+    expect(again.writes).toEqual([]);
+    expect(again.unchanged).toHaveLength(1);
+  });
+
+  test('the same in a Google export: escapes of control characters do not make a new review', async () => {
+    const page = JSON.stringify({
+      reviews: [
+        {
+          reviewId: 'g-9',
+          reviewer: { displayName: 'Bob B' },
+          starRating: 'FIVE',
+          comment: 'bell\u0007 char\r\nand more',
+          createTime: '2024-06-02T15:00:00Z',
+        },
+      ],
+    });
+    const read = () => {
+      const problems: ImportProblem[] = [];
+      const reviews = readGbp('g.json', page, business, 'platform_verified', problems);
+      expect(problems).toEqual([]);
+      return reviews;
+    };
+    const first = planImport(read(), [], business);
+    const existing = await writtenAndReadBack(first.writes);
+    expect(planImport(read(), existing, business).unchanged).toHaveLength(1);
+  });
+
+  test('a text over the limit is refused before anything is written, as the build would', () => {
+    const long = 'word '.repeat(5000).trim();
+    expect(() =>
+      planImport(readRows(`date,rating,author,text\n2024-07-02,5,Al,${long}\n`), [], business),
+    ).toThrow(/record 1 › text: is 24,999 characters; a review's text may be at most 20,000/);
+  });
+
+  test('a text of invisible characters alone is a star-only rating: skipped', () => {
+    const plan = planImport(
+      readRows('date,rating,author,text\n2024-07-02,5,Al,\u200b\n'),
+      [],
+      business,
+    );
+    expect(plan.writes).toEqual([]);
+    expect(plan.skipped).toEqual([
+      { from: 'x.csv › record 1', reason: 'no text (a star-only rating)' },
     ]);
   });
 });

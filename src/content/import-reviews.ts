@@ -7,11 +7,14 @@ import {
   REVIEW_SOURCES,
   ReviewFrontMatterSchema,
   VERIFICATION_METHODS,
+  hasVisibleCharacter,
   type Business,
   type ReviewFrontMatter,
 } from '../core/review.ts';
 import { isRealIsoDate } from '../core/dates.ts';
 import { foldText } from '../core/text.ts';
+import { reviewTextProblem } from './check-review.ts';
+import { withoutControlCharacters } from './read-content.ts';
 import { freeReviewId, renderReviewFile, type ReviewFileFields } from './review-file.ts';
 
 export type ImportFormat = 'gbp' | 'csv';
@@ -60,6 +63,11 @@ export interface ImportedReview {
   services: string[];
   /** Set when the text was a machine translation followed by the original. */
   translated?: boolean;
+  /**
+   * Fields the export does not hold (a CSV without a `reply` or `source` column): the value an
+   * existing file has stays, rather than being taken as "none" or as the default.
+   */
+  absent?: readonly ('reply' | 'source')[];
 }
 
 /** An existing review file, as read from CONTENT_DIR. */
@@ -115,6 +123,15 @@ export function untranslate(comment: string): { text: string; translated: boolea
   return { text: comment.trim(), translated: false };
 }
 
+/**
+ * A text as the build will read it back from the file written: line breaks as \n and no control
+ * characters. Compared raw, a record with a stray \r or BEL would never equal its own file, and
+ * every import would write it again (or as a new review).
+ */
+function asRead(text: string): string {
+  return withoutControlCharacters(text.replace(/\r\n?/g, '\n'));
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -129,7 +146,9 @@ export function readGbp(
 ): ImportedReview[] {
   let data: unknown;
   try {
-    data = JSON.parse(source.replace(/^\uFEFF/, ''));
+    data = JSON.parse(source.replace(/^\uFEFF/, ''), (_key, item: unknown) =>
+      typeof item === 'string' ? asRead(item) : item,
+    );
   } catch (error) {
     problems.push({
       file,
@@ -268,6 +287,18 @@ function resolveNames(
   return ids;
 }
 
+/**
+ * The separator of a CSV file, read from its header line: a comma, or, when the header has none, a
+ * semicolon or tab (spreadsheets in many locales save "CSV" with semicolons).
+ */
+function delimiterOf(source: string): string {
+  const header = source.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  if (header.includes(',')) return ',';
+  if (header.includes(';')) return ';';
+  if (header.includes('\t')) return '\t';
+  return ',';
+}
+
 /** A CSV export with a header row → imported reviews (problems collected, not thrown). */
 export function readCsv(
   file: string,
@@ -276,15 +307,20 @@ export function readCsv(
   verification: Verification | undefined,
   problems: ImportProblem[],
 ): ImportedReview[] {
-  let rows: { record: Record<string, string>; info: { lines: number } }[];
+  let rows: { record: Record<string, string>; info: { lines: number; error?: unknown } }[];
   let header: string[] | undefined;
   try {
     rows = parseCsv(source, {
       bom: true,
+      delimiter: delimiterOf(source),
       columns: (names: string[]) => (header = names.map((name) => name.trim().toLowerCase())),
       skip_empty_lines: true,
+      // A spreadsheet's trailing rows of empty cells (",,,") are no records.
+      skip_records_with_empty_values: true,
+      // A short record is reported below with its number, not as the parser's one error.
+      relax_column_count_less: true,
       info: true,
-    }) as unknown as { record: Record<string, string>; info: { lines: number } }[];
+    }) as unknown as typeof rows;
   } catch (error) {
     const lines = (error as { lines?: number }).lines;
     problems.push({
@@ -314,15 +350,24 @@ export function readCsv(
     });
     return [];
   }
-  if (rows.length === 0) return [];
   const columns = header;
   const missing = CSV_REQUIRED.filter((name) => !columns.includes(name));
   if (missing.length > 0) {
+    const noneKnown = !columns.some((name) => (CSV_KNOWN as readonly string[]).includes(name));
     problems.push({
       file,
       record: 'header',
       field: missing.join(', '),
-      message: `missing column${missing.length > 1 ? 's' : ''}; the header must name ${CSV_REQUIRED.join(', ')} (optional: ${CSV_KNOWN.slice(4).join(', ')})`,
+      message: `missing column${missing.length > 1 ? 's' : ''}; the header must name ${CSV_REQUIRED.join(', ')} (optional: ${CSV_KNOWN.slice(4).join(', ')})${noneKnown ? `. The first line reads "${columns.join(',').slice(0, 80)}": the file needs a header row naming its columns` : ''}`,
+    });
+    return [];
+  }
+  if (rows.length === 0) {
+    problems.push({
+      file,
+      record: 'file',
+      field: '',
+      message: 'has a header but no records: nothing to import',
     });
     return [];
   }
@@ -335,13 +380,20 @@ export function readCsv(
       message: `unknown column; known: ${CSV_KNOWN.join(', ')}`,
     });
   const reviews: ImportedReview[] = [];
-  for (const [index, { record: row }] of rows.entries()) {
+  for (const [index, { record: row, info }] of rows.entries()) {
     // The n-th record after the header (a quoted cell may span several lines of the file).
     const record = `record ${index + 1}`;
     const fail = (field: string, message: string): void => {
       problems.push({ file, record, field, message });
     };
-    const value = (name: string) => (row[name] ?? '').trim();
+    if (info.error !== undefined) {
+      fail(
+        '',
+        `has ${Object.keys(row).length} cells where the header names ${columns.length} (line ${info.lines})`,
+      );
+      continue;
+    }
+    const value = (name: string) => asRead(row[name] ?? '').trim();
     const toDate = (raw: string, field: string): string | undefined => {
       if (/^\d{4}-\d{2}-\d{2}$/.test(raw) && isRealIsoDate(raw)) return raw;
       const date = calendarDate(raw, business.timezone);
@@ -356,6 +408,7 @@ export function readCsv(
       fail('rating', `expected a whole number from 1 to 5, got "${ratingText}"`);
     const author = value('author');
     if (author === '') fail('author', 'must not be empty');
+    // Without a source the review is "other"; an existing file's platform stays.
     const sourceName = (value('source') || 'other').toLowerCase();
     const sourceOk = (REVIEW_SOURCES as readonly string[]).includes(sourceName);
     if (!sourceOk) fail('source', `expected one of ${REVIEW_SOURCES.join(', ')}`);
@@ -388,15 +441,16 @@ export function readCsv(
       location: value('location') || undefined,
       title: value('title') || undefined,
       // Line breaks inside a quoted cell are paragraphs of the review; kept as written.
-      text: (row.text ?? '').replace(/\r\n/g, '\n').trim(),
+      text: value('text'),
       language: 'en',
-      reply:
-        replyText && replyDate
-          ? { date: replyDate, text: replyText.replace(/\r\n/g, '\n') }
-          : undefined,
+      reply: replyText && replyDate ? { date: replyDate, text: replyText } : undefined,
       verification: method as Verification | undefined,
       technicians,
       services,
+      absent: [
+        ...(columns.includes('reply') ? [] : (['reply'] as const)),
+        ...(value('source') === '' ? (['source'] as const) : []),
+      ],
     });
   }
   return reviews;
@@ -434,10 +488,12 @@ export function proposeTechnicians(text: string, business: Business): string[] {
 }
 
 /**
- * The keys a review is known by: its platform id and its link when it has them, and always its
- * platform, date, author and text (whitespace and case aside), so that a record exported without
- * an id or link (a spreadsheet, say) is still the same review when imported again. Such a record
- * whose text was edited on the platform has no key in common with its file: it comes in as new.
+ * The keys a review is known by: its platform id and its link when it has them, its platform,
+ * date, author and text (whitespace and case aside), so that a record exported without an id or
+ * link (a spreadsheet, say) is still the same review when imported again, and, whatever its
+ * platform, its date, rating, author and text: the build refuses two files that share those, so
+ * the import must find the one there is. A record whose text was edited on the platform has no key
+ * in common with its file: it comes in as new.
  */
 function identityKeys(
   fields: {
@@ -445,6 +501,7 @@ function identityKeys(
     source_id?: unknown;
     source_url?: unknown;
     date?: unknown;
+    rating?: unknown;
     author?: unknown;
   },
   text: string,
@@ -460,8 +517,14 @@ function identityKeys(
   keys.push(
     `content:${String(fields.source)}|${String(fields.date)}|${words(fields.author)}|${words(text)}`,
   );
+  keys.push(
+    `${SAME_REVIEW}${String(fields.date)}|${String(fields.rating)}|${words(fields.author)}|${words(text)}`,
+  );
   return keys;
 }
+
+/** The key of the build's rule for one review in two files, whatever their platforms. */
+const SAME_REVIEW = 'review:';
 
 type SkippedRecord = ImportPlan['skipped'][number];
 
@@ -474,6 +537,7 @@ const keysOf = (review: ImportedReview) =>
       source_id: review.sourceId,
       source_url: review.sourceUrl,
       date: review.date,
+      rating: review.rating,
       author: review.author,
     },
     review.text,
@@ -489,7 +553,7 @@ function newestCopies(imported: readonly ImportedReview[]): Map<ImportedReview, 
   const groups: ImportedReview[][] = [];
   const groupOf = new Map<string, ImportedReview[]>();
   for (const review of imported) {
-    if (review.text === '') continue;
+    if (!hasVisibleCharacter(review.text)) continue;
     const keys = keysOf(review);
     let group = keys.map((key) => groupOf.get(key)).find(Boolean);
     if (!group) groups.push((group = []));
@@ -530,7 +594,7 @@ export function planImport(
   const copies = newestCopies(imported);
   for (const review of imported) {
     const from = fromOf(review);
-    if (review.text === '') {
+    if (!hasVisibleCharacter(review.text)) {
       plan.skipped.push({ from, reason: 'no text (a star-only rating)' });
       continue;
     }
@@ -539,8 +603,33 @@ export function planImport(
       plan.skipped.push(copy);
       continue;
     }
+    const textProblem = reviewTextProblem(review.text);
+    if (textProblem !== undefined) {
+      problems.push({
+        file: review.file,
+        record: review.record,
+        field: 'text',
+        message: textProblem,
+      });
+      continue;
+    }
     const keys = keysOf(review);
-    const match = keys.map((key) => byIdentity.get(key)).find(Boolean);
+    const matchedBy = keys.find((key) => byIdentity.has(key));
+    const match = matchedBy === undefined ? undefined : byIdentity.get(matchedBy);
+    const absent = new Set(review.absent ?? []);
+    if (
+      match &&
+      matchedBy!.startsWith(SAME_REVIEW) &&
+      !absent.has('source') &&
+      match.fields.source !== review.source
+    ) {
+      // Posted on two platforms, word for word: the build publishes one of them.
+      plan.skipped.push({
+        from,
+        reason: `the same review as ${match.id}.md, which is its ${String(match.fields.source)} copy (published once)`,
+      });
+      continue;
+    }
     const imported_: Partial<ReviewFrontMatter> = {
       rating: review.rating,
       date: review.date,
@@ -563,6 +652,11 @@ export function planImport(
     let id: string;
     let kind: 'new' | 'updated';
     if (match) {
+      // The language is the owner's to set (an export only guesses it), and what the export
+      // does not hold stays as the file has it.
+      delete imported_.language;
+      if (absent.has('source')) delete imported_.source;
+      if (absent.has('reply')) delete imported_.reply;
       const same =
         match.text.trim() === review.text.trim() &&
         (Object.keys(imported_) as (keyof ReviewFrontMatter)[]).every(
@@ -570,7 +664,7 @@ export function planImport(
             imported_[key] === undefined ||
             JSON.stringify(match.fields[key]) === JSON.stringify(imported_[key]),
         ) &&
-        (review.reply !== undefined || match.fields.reply === undefined);
+        (review.reply !== undefined || absent.has('reply') || match.fields.reply === undefined);
       if (same) {
         plan.unchanged.push({ id: match.id, from });
         continue;
@@ -579,7 +673,7 @@ export function planImport(
       fields = { ...match.fields };
       for (const [key, value] of Object.entries(imported_))
         if (value !== undefined) fields[key] = value;
-      if (review.reply === undefined) delete fields.reply;
+      if (review.reply === undefined && !absent.has('reply')) delete fields.reply;
       id = match.id;
       kind = 'updated';
     } else {

@@ -4,7 +4,7 @@
 // result. The new-review prompts' validation is driven through @inquirer/testing.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { input } from '@inquirer/prompts';
@@ -175,6 +175,59 @@ describe('import-reviews', () => {
     expect(csv.stderr).toMatch(/bad\.csv › record 2 › rating: expected a whole number from 1 to 5/);
     expect(csv.stderr).toContain('nothing written');
     expect(await snapshot()).toEqual(before);
+  });
+
+  test('an export saved as Windows-1252 or UTF-16 is refused, naming the encoding to use', async () => {
+    const before = await snapshot();
+    const latin = path.join(work, 'excel.csv');
+    await writeFile(
+      latin,
+      Buffer.from(
+        'date,rating,author,text\r\n2024-05-01,5,Jos\xe9 N\xfa\xf1ez,Caf\xe9 was \x93great\x94\r\n',
+        'latin1',
+      ),
+    );
+    const utf16 = path.join(work, 'page.json');
+    await writeFile(
+      utf16,
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"reviews": []}', 'utf16le')]),
+    );
+    const result = await run('scripts/import-reviews.ts', [
+      '--verification',
+      'manual_check',
+      latin,
+      utf16,
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /excel\.csv › file: is not UTF-8 text \(saved as Latin-1 or Windows-1252, perhaps\): save it as UTF-8/,
+    );
+    expect(result.stderr).toMatch(/page\.json › file: is UTF-16 text: save it as UTF-8/);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test('a write that fails part-way leaves no temporary files and says what was written', async () => {
+    const before = await snapshot();
+    const rows = path.join(work, 'three.csv');
+    await writeFile(
+      rows,
+      'date,rating,author,text\n2024-05-03,5,Ann Lee,First.\n2024-05-04,5,Obrien Quoted,Second.\n2024-05-05,5,Zed Q,Third.\n',
+    );
+    // A folder where the second file would go: its rename fails after the first one's.
+    const blocker = path.join(content, 'reviews', '2024-05-04-obrien-quoted.md');
+    await mkdir(blocker);
+    const result = await run('scripts/import-reviews.ts', ['--verification', 'manual_check', rows]);
+    await rm(blocker, { recursive: true });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/import failed part-way: .*2024-05-04-obrien-quoted\.md/);
+    expect(result.stderr).toMatch(/written \(1\): .*2024-05-03-ann-lee\.md/);
+    expect(result.stderr).toMatch(/not written \(2\): /);
+    const after = await snapshot();
+    expect([...after.keys()].filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect([...after.keys()].filter((name) => !before.has(name))).toEqual([
+      '2024-05-03-ann-lee.md',
+    ]);
+    await rm(path.join(content, 'reviews', '2024-05-03-ann-lee.md'));
   });
 });
 
