@@ -13,6 +13,7 @@ import {
   CHECKS,
   NewReviewError,
   buildNewReview,
+  todayAt,
   type NewReviewAnswers,
 } from '../src/content/new-review.ts';
 import { REVIEW_SOURCES, VERIFICATION_METHODS } from '../src/core/review.ts';
@@ -45,7 +46,13 @@ async function main(): Promise<void> {
   const business = await loadBusiness(contentDir);
   const reviewsDir = path.join(contentDir, 'reviews');
   // Every id the build would see, in subfolders too: a new review never takes one.
-  const taken = new Set((await readReviews(reviewsDir)).reviews.map((review) => review.id));
+  const { reviews } = await readReviews(reviewsDir);
+  const taken = new Set(reviews.map((review) => review.id));
+  const published = reviews.flatMap(({ id, source }) => {
+    if (source.kind !== 'parsed') return [];
+    const { date, rating, author } = source.data as Record<string, unknown>;
+    return [{ id, text: source.text, date, rating, author }];
+  });
   const flagsOnly = REQUIRED.every((name) => values[name] !== undefined);
   let answers: NewReviewAnswers;
   if (flagsOnly || !process.stdin.isTTY) {
@@ -69,7 +76,7 @@ async function main(): Promise<void> {
       serviceArea: values['service-area'],
     };
   } else {
-    const today = new Date().toISOString().slice(0, 10);
+    const today = todayAt(business.timezone);
     answers = {
       rating: values.rating ?? (await input({ message: 'Stars (1-5)', validate: CHECKS.rating })),
       date:
@@ -131,7 +138,7 @@ async function main(): Promise<void> {
             })) || undefined),
     };
   }
-  const { id, content } = buildNewReview(answers, business, taken);
+  const { id, content } = buildNewReview(answers, business, taken, published);
   const file = path.join(reviewsDir, `${id}.md`);
   await mkdir(reviewsDir, { recursive: true });
   await writeFile(file, content, { flag: 'wx' });

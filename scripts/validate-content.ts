@@ -2,6 +2,18 @@
 import { ConfigError, parseConfig } from '../src/config.ts';
 import { ContentError, loadContent } from '../src/content/load-content.ts';
 import { formatProblem } from '../src/content/problems.ts';
+import { exitOnHelp } from './cli-args.ts';
+
+const USAGE =
+  'npm run validate-content  (checks CONTENT_DIR, default ./content, as the build does; exit 1 on a problem)';
+exitOnHelp(USAGE);
+const unknown = process.argv.slice(2);
+if (unknown.length > 0) {
+  console.error(
+    `unexpected argument "${unknown[0]!}": validate-content takes none\nusage: ${USAGE}`,
+  );
+  process.exit(2);
+}
 
 try {
   const config = parseConfig();

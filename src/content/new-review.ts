@@ -5,8 +5,12 @@ import {
   REVIEW_SOURCES,
   ReviewFrontMatterSchema,
   VERIFICATION_METHODS,
+  hasVisibleCharacter,
   type Business,
 } from '../core/review.ts';
+import { MAX_REVIEW_TEXT, reviewTextProblem } from './check-review.ts';
+import { calendarDate } from './import-reviews.ts';
+import { withoutControlCharacters } from './read-content.ts';
 import { freeReviewId, renderReviewFile, type ReviewFileFields } from './review-file.ts';
 
 export interface NewReviewAnswers {
@@ -24,6 +28,25 @@ export interface NewReviewAnswers {
   serviceArea?: string | undefined;
 }
 
+/** A text as the build reads it back from the file: \n line breaks, no control characters, trimmed. */
+function asWritten(text: string): string {
+  return withoutControlCharacters(text.replace(/\r\n?/g, '\n')).trim();
+}
+
+/** Today's date where the business is: in the evening west of Greenwich, UTC is already tomorrow. */
+export function todayAt(timeZone: string, now: Date = new Date()): string {
+  return calendarDate(now.toISOString(), timeZone)!;
+}
+
+/** A review already published, as far as telling a second copy of it goes. */
+export interface PublishedCopy {
+  id: string;
+  date: unknown;
+  rating: unknown;
+  author: unknown;
+  text: string;
+}
+
 /** true when the value is fine, else the message a prompt shows (and the flags mode prints). */
 export const CHECKS = {
   rating: (value: string) => /^[1-5]$/.test(value.trim()) || 'a whole number of stars from 1 to 5',
@@ -31,7 +54,13 @@ export const CHECKS = {
     (/^\d{4}-\d{2}-\d{2}$/.test(value.trim()) && isRealIsoDate(value.trim())) ||
     'a real date as YYYY-MM-DD',
   author: (value: string) => value.trim() !== '' || 'the name to show, e.g. "Jane D."',
-  text: (value: string) => value.trim() !== '' || 'the review text',
+  text: (value: string) => {
+    const problem = reviewTextProblem(asWritten(value));
+    if (problem === undefined) return true;
+    return hasVisibleCharacter(value)
+      ? `the review text, at most ${MAX_REVIEW_TEXT.toLocaleString('en-US')} characters (${problem.replace(/;.*/, '')})`
+      : 'the review text';
+  },
   source: (value: string) =>
     (REVIEW_SOURCES as readonly string[]).includes(value) || `one of ${REVIEW_SOURCES.join(', ')}`,
   sourceUrl: (value: string) =>
@@ -55,6 +84,7 @@ export function buildNewReview(
   answers: NewReviewAnswers,
   business: Business,
   taken: Set<string>,
+  published: readonly PublishedCopy[] = [],
 ): { id: string; content: string } {
   const problems: string[] = [];
   for (const [field, check] of Object.entries(CHECKS)) {
@@ -93,6 +123,19 @@ export function buildNewReview(
     throw new NewReviewError(
       checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
     );
+  // The build refuses two files with the same date, author, rating and text: refused here first.
+  const copy = published.find(
+    (review) =>
+      review.date === fields.date &&
+      review.rating === fields.rating &&
+      typeof review.author === 'string' &&
+      review.author.trim() === fields.author &&
+      asWritten(review.text) === asWritten(answers.text),
+  );
+  if (copy)
+    throw new NewReviewError([
+      `the same review (date, author, rating and text) is already ${copy.id}.md: it is published once`,
+    ]);
   const id = freeReviewId(fields.date as string, answers.author, taken);
   return { id, content: renderReviewFile(fields as ReviewFileFields, answers.text) };
 }

@@ -259,6 +259,50 @@ describe('new-review', () => {
     expect((await run('scripts/validate-content.ts', [])).code).toBe(0);
   });
 
+  test('the same review again, or a text over the limit, is refused and nothing is written', async () => {
+    const before = await snapshot();
+    const flags = (text: string) => [
+      '--rating',
+      '4',
+      '--date',
+      '2025-08-09',
+      '--author',
+      'Jo N.',
+      '--text',
+      text,
+      '--source',
+      'google',
+      '--verification',
+      'manual_check',
+    ];
+    const again = await run('scripts/new-review.ts', flags('Solid repair, "quick" too.'));
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(
+      'the same review (date, author, rating and text) is already 2025-08-09-jo-n.md: it is published once',
+    );
+    const long = await run('scripts/new-review.ts', flags('word '.repeat(5000)));
+    expect(long.code).toBe(1);
+    expect(long.stderr).toMatch(
+      /text: expected the review text, at most 20,000 characters \(is 24,999 characters\)/,
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test('--help prints the usage and exits 0, in every owner command', async () => {
+    for (const script of [
+      'scripts/new-review.ts',
+      'scripts/import-reviews.ts',
+      'scripts/validate-content.ts',
+    ]) {
+      const result = await run(script, ['--help']);
+      expect(result.code, script).toBe(0);
+      expect(result.stdout, script).toMatch(/^usage: npm run /);
+    }
+    const stray = await run('scripts/validate-content.ts', ['content/']);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toMatch(/unexpected argument "content\/": validate-content takes none/);
+  });
+
   test('bad flags are refused, each naming its field, and nothing is written', async () => {
     const before = await snapshot();
     const result = await run('scripts/new-review.ts', [
