@@ -56,6 +56,15 @@ test('each unknown id is reported at its index with the known ids', () => {
   ]);
 });
 
+test('an id a typo away from a known one says which was meant', () => {
+  const frontMatter = { technicians: ['sam-le'], services: ['gutter'], service_area: 'denvre' };
+  expect(referenceProblems(frontMatter, IDS).map((problem) => problem.message)).toEqual([
+    'unknown technician id "sam-le" (did you mean "sam-lee"?); known ids: ana-lopez, sam-lee',
+    'unknown service id "gutter" (did you mean "gutters"?); known ids: roof-repair, gutters',
+    'unknown service area id "denvre" (did you mean "denver"?); known ids: denver',
+  ]);
+});
+
 test('malformed ids and lists are left to the schema', () => {
   const frontMatter = { technicians: ['Not An Id', 7], services: 'gutters', service_area: 3 };
   expect(referenceProblems(frontMatter, IDS)).toEqual([]);

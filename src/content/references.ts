@@ -1,7 +1,7 @@
 // What a review refers to must exist: its id (the file name) is well formed and no other review
 // has it, and every technician, service and area it names is one business.json defines.
 import { SlugSchema, type Business } from '../core/review.ts';
-import type { FieldProblem } from './problems.ts';
+import { closestMatch, type FieldProblem } from './problems.ts';
 
 const REVIEW_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -47,6 +47,12 @@ function wellFormedIds(list: unknown): [id: string, index: number][] {
   return list.flatMap((id: unknown, index) => (isWellFormedId(id) ? [[id, index]] : []));
 }
 
+/** An id business.json does not define, with the one meant when a known id is a typo away. */
+function unknownIdMessage(kind: string, id: string, known: ReadonlySet<string>): string {
+  const near = closestMatch(id, [...known]);
+  return `unknown ${kind} id "${id}"${near ? ` (did you mean "${near}"?)` : ''}; known ids: ${[...known].join(', ')}`;
+}
+
 function unknownIds(
   list: unknown,
   field: string,
@@ -57,7 +63,7 @@ function unknownIds(
     .filter(([id]) => !known.has(id))
     .map(([id, index]) => ({
       field: `${field}.${index}`,
-      message: `unknown ${kind} id "${id}"; known ids: ${[...known].join(', ')}`,
+      message: unknownIdMessage(kind, id, known),
     }));
 }
 
@@ -78,7 +84,7 @@ export function referenceProblems(frontMatter: unknown, ids: BusinessIds): Field
   if (isWellFormedId(area) && !areaIds.has(area)) {
     problems.push({
       field: 'service_area',
-      message: `unknown service area id "${area}"; known ids: ${[...areaIds].join(', ')}`,
+      message: unknownIdMessage('service area', area, areaIds),
     });
   }
   return problems;
