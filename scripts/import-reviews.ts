@@ -113,6 +113,7 @@ async function main(): Promise<void> {
   const contentDir = path.resolve(config.CONTENT_DIR);
   const business = await loadBusiness(contentDir);
   const problems: ImportProblem[] = [];
+  const notices: string[] = [];
   const imported: ImportedReview[] = [];
   for (const file of positionals) {
     const format: ImportFormat =
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
     const verification = values.verification as Verification | undefined;
     imported.push(
       ...(format === 'gbp'
-        ? readGbp(file, source, business, verification ?? 'platform_verified', problems)
+        ? readGbp(file, source, business, verification ?? 'platform_verified', problems, notices)
         : readCsv(file, source, business, verification, problems)),
     );
   }
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
   for (const item of plan.unchanged) console.log(`unchanged ${shown(item.id)}  ← ${item.from}`);
   for (const item of plan.skipped) console.log(`skipped   ${item.from}: ${item.reason}`);
   const count = (kind: string) => plan.writes.filter((w) => w.kind === kind).length;
+  for (const notice of notices) console.log(`note: ${notice}`);
   const summary = `${count('new')} new, ${count('updated')} updated, ${plan.unchanged.length} unchanged, ${plan.skipped.length} skipped`;
   if (values['dry-run']) {
     console.log(`dry run: ${summary}; nothing written`);

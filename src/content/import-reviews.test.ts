@@ -307,3 +307,23 @@ describe('planImport against the files already there', () => {
     ]);
   });
 });
+
+test('a Google page with a nextPageToken says the export has more pages', () => {
+  const problems: ImportProblem[] = [];
+  const notices: string[] = [];
+  const page = JSON.stringify({ reviews: [], nextPageToken: 'abc', totalReviewCount: 120 });
+  readGbp('page1.json', page, business, 'platform_verified', problems, notices);
+  expect(problems).toEqual([]);
+  expect(notices).toEqual([
+    'page1.json is one page of the export (it has a nextPageToken): import the other pages too, or some reviews are missing',
+  ]);
+  readGbp(
+    'last.json',
+    JSON.stringify({ reviews: [] }),
+    business,
+    'platform_verified',
+    problems,
+    notices,
+  );
+  expect(notices).toHaveLength(1);
+});

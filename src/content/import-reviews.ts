@@ -143,6 +143,7 @@ export function readGbp(
   business: Business,
   verification: Verification,
   problems: ImportProblem[],
+  notices: string[] = [],
 ): ImportedReview[] {
   let data: unknown;
   try {
@@ -159,6 +160,10 @@ export function readGbp(
     return [];
   }
   const list = Array.isArray(data) ? data : isRecord(data) ? data.reviews : undefined;
+  if (isRecord(data) && typeof data.nextPageToken === 'string' && data.nextPageToken !== '')
+    notices.push(
+      `${file} is one page of the export (it has a nextPageToken): import the other pages too, or some reviews are missing`,
+    );
   if (!Array.isArray(list)) {
     problems.push({
       file,
