@@ -220,6 +220,10 @@ function createApp(options: AppOptions, parts: SharedParts): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', trust);
+  // One URL per answer, as documented: /API/reviews/search or /api/reviews/search/ is a 404, not
+  // a second address for the same search (a second cache entry, a second ETag to track).
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
 
   // /mcp owns its CORS, limits and errors (handler.ts), so it also runs unchanged on serverless hosts.
   const mcp = createMcpHandler({

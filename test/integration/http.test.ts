@@ -386,6 +386,11 @@ describe('errors', () => {
       '/api/reviews',
       '/api/reviews/since',
       '/api/reviews/since/2024-01-01/extra',
+      // One address per answer: no second spelling of a documented path.
+      '/api/reviews/search/',
+      '/api/reviews/since/2024-01-01/',
+      '/api/reviews/SINCE/2024-01-01',
+      '/api/Reviews/search',
     ]) {
       const response = await get(urlPath);
       expect(response.status, urlPath).toBe(404);
