@@ -1,6 +1,6 @@
 // The HTML pages in headless Chromium (Debian's /usr/bin/chromium), served by the real app over
-// the fixture build: content, the rating chart, escaping of hostile review text, the JSON-LD, and
-// screenshots of the home and a review page under test-results/screenshots/.
+// the fixture build: content, the rating chart, escaping of hostile review text, the JSON-LD, the
+// dark palette, and screenshots of the home and a review page under test-results/screenshots/.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,8 +63,14 @@ interface OpenedPage {
   errors: string[];
 }
 
-async function openPage(urlPath: string): Promise<OpenedPage> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+async function openPage(
+  urlPath: string,
+  options: { colorScheme?: 'light' | 'dark'; width?: number } = {},
+): Promise<OpenedPage> {
+  const page = await browser.newPage({
+    viewport: { width: options.width ?? 1280, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
   const dialogs: string[] = [];
   const errors: string[] = [];
   page.on('dialog', (dialog) => {
@@ -211,6 +217,47 @@ describe('home page', () => {
     try {
       await mkdir(SCREENSHOT_DIR, { recursive: true });
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'home.png'), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('dark mode', () => {
+  test('every text in the aspects section contrasts at least 4.5:1 with its card background', async () => {
+    const { page } = await openPage('/', { colorScheme: 'dark' });
+    try {
+      const result = await page.evaluate(() => {
+        const channels = (color: string) => (color.match(/[\d.]+/g) ?? []).map(Number);
+        const luminance = (color: string) => {
+          const [r = 0, g = 0, b = 0] = channels(color).map((value) => {
+            const c = value / 255;
+            return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+          });
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        const contrast = (a: string, b: string) => {
+          const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+          return (light! + 0.05) / (dark! + 0.05);
+        };
+        const section = document.querySelector('#aspects')!;
+        const background = getComputedStyle(section).backgroundColor;
+        const card = getComputedStyle(document.querySelector('.review-card')!).backgroundColor;
+        const texts = [...section.querySelectorAll('*')].filter((element) =>
+          [...element.childNodes].some(
+            (node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '',
+          ),
+        );
+        return {
+          background,
+          card,
+          worst: Math.min(...texts.map((e) => contrast(getComputedStyle(e).color, background))),
+          count: texts.length,
+        };
+      });
+      expect(result.count).toBeGreaterThan(0);
+      expect(result.background).toBe(result.card);
+      expect(result.worst).toBeGreaterThanOrEqual(4.5);
     } finally {
       await page.close();
     }
