@@ -1,6 +1,7 @@
-// Unit tests for the one YYYY-MM-DD rule: shape and real calendar days (leap years included).
-import { describe, expect, test } from 'vitest';
-import { IsoDateSchema, formatLongDate, isoDateToTimestamp, isRealIsoDate } from './dates.ts';
+// Unit tests for the one YYYY-MM-DD rule: shape and real calendar days (leap years included), and
+// the start of a day in a time zone as the feeds write it.
+import { describe, expect, test, vi } from 'vitest';
+import { IsoDateSchema, formatLongDate, isRealIsoDate, startOfDayInZone } from './dates.ts';
 
 describe('isRealIsoDate', () => {
   test.each([
@@ -87,9 +88,52 @@ describe('IsoDateSchema', () => {
   );
 });
 
-describe('isoDateToTimestamp', () => {
-  test('is midnight UTC of the date (RFC 3339)', () => {
-    expect(isoDateToTimestamp('2024-05-01')).toBe('2024-05-01T00:00:00Z');
+describe('startOfDayInZone', () => {
+  test.each([
+    ['2026-11-15', 'America/Denver', '2026-11-15T00:00:00-07:00'],
+    ['2026-07-15', 'America/Denver', '2026-07-15T00:00:00-06:00'],
+    // The days the clocks change (at 02:00): midnight still has the offset before the change.
+    ['2026-03-08', 'America/Denver', '2026-03-08T00:00:00-07:00'],
+    ['2026-11-01', 'America/Denver', '2026-11-01T00:00:00-06:00'],
+    ['2024-05-01', 'Asia/Kolkata', '2024-05-01T00:00:00+05:30'],
+    ['2024-01-15', 'Europe/Berlin', '2024-01-15T00:00:00+01:00'],
+    ['2024-07-15', 'Europe/Berlin', '2024-07-15T00:00:00+02:00'],
+    ['2024-05-01', 'UTC', '2024-05-01T00:00:00Z'],
+    ['2024-01-15', 'Europe/London', '2024-01-15T00:00:00Z'],
+  ])('%s in %s starts at %s', (date, zone, expected) => {
+    expect(startOfDayInZone(date, zone)).toBe(expected);
+  });
+
+  test('is the instant the day begins in the zone', () => {
+    const instant = Date.parse(startOfDayInZone('2026-11-15', 'America/Denver'));
+    expect(instant).toBe(Date.parse('2026-11-15T07:00:00Z'));
+    const local = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Denver' });
+    expect(local.format(instant)).toBe('2026-11-15');
+    expect(local.format(instant - 1000)).toBe('2026-11-14');
+  });
+
+  test('where the clocks skip midnight, the day starts when they resume', () => {
+    // Chile moved its clocks from 00:00 to 01:00 on 8 September 2024.
+    expect(startOfDayInZone('2024-09-08', 'America/Santiago')).toBe('2024-09-08T01:00:00-03:00');
+    // And back from 00:00 to 23:00 the day before on 7 April 2024: midnight came once.
+    expect(startOfDayInZone('2024-04-07', 'America/Santiago')).toBe('2024-04-07T00:00:00-04:00');
+  });
+
+  test('old dates in local mean time keep a whole-minute offset on the same day', () => {
+    const value = startOfDayInZone('1850-05-01', 'Europe/Paris');
+    expect(value).toMatch(/^1850-05-01T00:00:\d{2}\+00:10$/);
+    expect(startOfDayInZone('0202-05-01', 'UTC')).toBe('0202-05-01T00:00:00Z');
+  });
+
+  test('does not depend on the clock', () => {
+    const before = startOfDayInZone('2026-07-15', 'America/Denver');
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2001-01-01T12:00:00Z'));
+    try {
+      expect(startOfDayInZone('2026-07-15', 'America/Denver')).toBe(before);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

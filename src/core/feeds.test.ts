@@ -205,8 +205,8 @@ describe('JSON Feed 1.1', () => {
       url: `${SITE_URL}/reviews/r-042/`,
       title: 'Fixed the leak in a day',
       content_text: review.text,
-      date_published: '2024-03-09T00:00:00Z',
-      date_modified: '2024-04-10T00:00:00Z',
+      date_published: '2024-03-09T00:00:00-07:00',
+      date_modified: '2024-04-10T00:00:00-06:00',
       authors: [{ name: 'Pat Doe' }],
       tags: ['Gutters & downspouts', 'Roof repair'],
       language: 'es',
@@ -273,7 +273,7 @@ describe('Atom', () => {
     expect(withoutFeedId).not.toBe(xml);
     expect(await validateAtom(withoutFeedId)).not.toEqual([]);
 
-    const badDate = xml.replace(/<published>([^<]*)T00:00:00Z</, '<published>$1T00:00:00<');
+    const badDate = xml.replace(/<published>([^<]*)T00:00:00-07:00</, '<published>$1T00:00:00<');
     expect(atomChecksBeyondGrammar(badDate, `${SITE_URL}/feed.xml`)).toEqual([
       expect.stringContaining('is not an RFC 3339 date-time with a zone'),
     ]);
@@ -301,12 +301,32 @@ describe('Atom', () => {
     const [entry] = atomEntries(renderAtomFeed(context({ reviews: [review] })));
     if (!entry) throw new Error('no entry');
     expect(child(entry, 'link').getAttribute('href')).toBe(`${SITE_URL}/reviews/r-042/`);
-    expect(Date.parse(child(entry, 'published').textContent ?? '')).toBe(
-      Date.parse('2024-03-09T00:00:00Z'),
-    );
-    expect(Date.parse(child(entry, 'updated').textContent ?? '')).toBe(
-      Date.parse('2024-04-10T00:00:00Z'),
-    );
+    // The start of each day in the business's zone (America/Denver), with that day's offset.
+    expect(child(entry, 'published').textContent).toBe('2024-03-09T00:00:00-07:00');
+    expect(child(entry, 'updated').textContent).toBe('2024-04-10T00:00:00-06:00');
+  });
+
+  test("both feeds date a review at the start of its day in the business's time zone", () => {
+    const review = makeDetailedReview({ date: '2024-07-15', updated: '2024-11-15' });
+    for (const [timezone, published, updated] of [
+      ['America/Denver', '2024-07-15T00:00:00-06:00', '2024-11-15T00:00:00-07:00'],
+      ['Asia/Tokyo', '2024-07-15T00:00:00+09:00', '2024-11-15T00:00:00+09:00'],
+      ['UTC', '2024-07-15T00:00:00Z', '2024-11-15T00:00:00Z'],
+    ] as const) {
+      const ctx = context({ business: makeBusiness({ timezone }), reviews: [review] });
+      const [item] = jsonFeed(ctx).items;
+      expect([item?.date_published, item?.date_modified]).toEqual([published, updated]);
+      const xml = renderAtomFeed(ctx);
+      const [entry] = atomEntries(xml);
+      if (!entry) throw new Error('no entry');
+      expect(child(entry, 'published').textContent).toBe(published);
+      expect(child(entry, 'updated').textContent).toBe(updated);
+      expect(child(feedElement(xml), 'updated').textContent).toBe(updated);
+      // A reader in the business's zone shows the day the review was written on.
+      const day = new Intl.DateTimeFormat('en-CA', { timeZone: timezone });
+      expect(day.format(Date.parse(published))).toBe('2024-07-15');
+      expect(day.format(Date.parse(updated))).toBe('2024-11-15');
+    }
   });
 
   test('atom feed updated is the latest review update, not the time of rendering', () => {
@@ -315,9 +335,7 @@ describe('Atom', () => {
       makeDetailedReview({ id: 'b', date: '2024-05-01', updated: '2024-07-15' }),
     ];
     const feed = feedElement(renderAtomFeed(context({ reviews })));
-    expect(Date.parse(child(feed, 'updated').textContent ?? '')).toBe(
-      Date.parse('2024-07-15T00:00:00Z'),
-    );
+    expect(child(feed, 'updated').textContent).toBe('2024-07-15T00:00:00-06:00');
   });
 
   test('atom strips characters XML forbids but keeps emoji and other non-BMP characters', async () => {
@@ -430,7 +448,7 @@ describe('both feeds', () => {
 
     const items = jsonFeed(context({ reviews })).items;
     expect(items.map((item) => item.id)).toEqual(expectedIds);
-    expect(items[0]?.date_published).toBe('2024-12-31T00:00:00Z');
+    expect(items[0]?.date_published).toBe('2024-12-31T00:00:00-07:00');
 
     const entries = atomEntries(renderAtomFeed(context({ reviews })));
     expect(entries.map((entry) => child(entry, 'id').textContent)).toEqual(expectedIds);

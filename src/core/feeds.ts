@@ -1,6 +1,7 @@
 // JSON Feed 1.1 (built as a plain object) and Atom (RFC 4287, written directly) of the newest
-// reviews. Pure functions of the reviews and the business: no clock, stable order.
-import { isoDateToTimestamp } from './dates.ts';
+// reviews. Pure functions of the reviews and the business: no clock, stable order. A review's dates
+// are calendar days; the feeds date each at the start of that day in the business's time zone.
+import { startOfDayInZone } from './dates.ts';
 import type { Business, Review } from './review.ts';
 import { PATHS, absoluteUrl } from './site.ts';
 
@@ -84,8 +85,8 @@ export function buildJsonFeed({
       url: review.url,
       title: reviewTitle(review),
       content_text: review.text,
-      date_published: isoDateToTimestamp(review.date),
-      date_modified: isoDateToTimestamp(review.updated),
+      date_published: startOfDayInZone(review.date, business.timezone),
+      date_modified: startOfDayInZone(review.updated, business.timezone),
       authors: [{ name: review.author.name }],
       tags: serviceNames(business, review.service_ids),
       language: review.language,
@@ -190,8 +191,8 @@ function atomEntry(business: Business, review: Review): string {
         ['type', 'text/html'],
         ['href', review.url],
       ]),
-      element('updated', isoDateToTimestamp(review.updated)),
-      element('published', isoDateToTimestamp(review.date)),
+      element('updated', startOfDayInZone(review.updated, business.timezone)),
+      element('published', startOfDayInZone(review.date, business.timezone)),
       author(indent, review.author.name),
       ...review.service_ids.map((id) =>
         emptyElement('category', [
@@ -225,7 +226,7 @@ export function renderAtomFeed({ siteUrl, business, reviews }: FeedContext): str
         `The ${FEED_SIZE} newest verified customer reviews of ${business.name}.`,
         [['type', 'text']],
       ),
-      element('updated', isoDateToTimestamp(latestUpdate(items))),
+      element('updated', startOfDayInZone(latestUpdate(items), business.timezone)),
       element('generator', 'reviews-service'),
       author('    ', business.name, business.contact.website),
       emptyElement('link', [
