@@ -15,12 +15,16 @@ import {
   buildJsonFeed,
   renderAtomFeed,
   renderJsonFeed,
+  tagAuthority,
 } from './feeds.ts';
 import type { FeedContext } from './feeds.ts';
 import type { Review } from './review.ts';
 import { makeBusiness, makeDetailedReview } from '../../test/support/builders.ts';
 
 const SITE_URL = 'https://reviews.summit-roofing.example';
+/** RFC 4151's taggingEntity with a DNS name: labels of ASCII letters and digits, inner hyphens. */
+const TAG_AUTHORITY =
+  /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*,\d{4}$/;
 
 /** YYYY-MM-DD `daysBefore` days before 2024-12-31 (fixed, so no clock is involved). */
 function dayBefore(daysBefore: number): string {
@@ -493,9 +497,43 @@ describe('both feeds', () => {
     expect(jsonFeed(context({ business: noWebsite })).items[0]?.id).toBe(
       'tag:summit-roofing.invalid,2011:review:r-001',
     );
-    const nonLatin = makeBusiness({ name: '屋根工房', contact: {} });
-    const [item] = jsonFeed(context({ business: nonLatin })).items;
-    expect(item?.id).toBe('tag:business.invalid,1998:review:r-001');
+    expect(tagAuthority(makeBusiness({ name: 'A&B Roofing Co.', contact: {} }))).toBe(
+      'a-b-roofing-co.invalid,1998',
+    );
+  });
+
+  test('a name in any script gives its own authority, in punycode, the same on every build', () => {
+    const authority = (name: string) => tagAuthority(makeBusiness({ name, contact: {} }));
+    expect(authority('גגות שלום')).toBe('xn----3hcamb5bi7gh.invalid,1998');
+    expect(authority('屋根工房')).toBe('xn--ogt20br3g2uh.invalid,1998');
+    const names = [
+      'גגות שלום',
+      'גגות כהן',
+      '屋根工房',
+      '屋根の匠',
+      'Кровля Мастер',
+      'Café Roofing',
+    ];
+    const authorities = names.map(authority);
+    expect(new Set(authorities).size).toBe(names.length);
+    // RFC 4151: the authority is a DNS name (ASCII letters, digits, inner hyphens) and a date.
+    for (const value of authorities) expect(value).toMatch(TAG_AUTHORITY);
+    const [item] = jsonFeed(
+      context({ business: makeBusiness({ name: 'גגות שלום', contact: {} }) }),
+    ).items;
+    expect(item?.id).toBe('tag:xn----3hcamb5bi7gh.invalid,1998:review:r-001');
+  });
+
+  test('a name with no letter or digit, or one IDNA refuses, stands as a hash of itself', () => {
+    const authority = (name: string) => tagAuthority(makeBusiness({ name, contact: {} }));
+    const names = ['★★★', '&', '— · —', 'שלום Roofing'];
+    const authorities = names.map(authority);
+    expect(new Set(authorities).size).toBe(names.length);
+    for (const value of authorities) {
+      expect(value).toMatch(/^business-[0-9a-f]{12}\.invalid,1998$/);
+      expect(value).toMatch(TAG_AUTHORITY);
+    }
+    expect(names.map(authority)).toEqual(authorities);
   });
 
   test('the same input gives identical strings', () => {

@@ -1,6 +1,8 @@
 // JSON Feed 1.1 (built as a plain object) and Atom (RFC 4287, written directly) of the newest
 // reviews. Pure functions of the reviews and the business: no clock, stable order. A review's dates
 // are calendar days; the feeds date each at the start of that day in the business's time zone.
+import { createHash } from 'node:crypto';
+import { domainToASCII } from 'node:url';
 import { startOfDayInZone } from './dates.ts';
 import type { Business, Review } from './review.ts';
 import { PATHS, absoluteUrl } from './site.ts';
@@ -24,13 +26,24 @@ export interface FeedContext {
 export function tagAuthority(business: Business): string {
   const host = business.contact.website
     ? new URL(business.contact.website).hostname.replace(/^www\./, '')
-    : `${
-        business.name
-          .toLowerCase()
-          .replace(/[^a-z0-9]+/g, '-')
-          .replace(/^-|-$/g, '') || 'business'
-      }.invalid`;
+    : `${nameLabel(business.name)}.invalid`;
   return `${host},${business.founded_year ?? 2000}`;
+}
+
+/**
+ * A DNS label made from the business name, different for different names: its letters, marks and
+ * digits in any script, lower-cased, each run of anything else a hyphen, in ASCII form (an
+ * all-ASCII name as it is, `summit-roofing`; any other as punycode, `xn--…`). A name IDNA refuses
+ * as a label, or with no letter or digit at all, stands as a short hash of itself.
+ */
+function nameLabel(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
+  const label = slug ? domainToASCII(slug) : '';
+  if (/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(label)) return label;
+  return `business-${createHash('sha256').update(name.normalize('NFC')).digest('hex').slice(0, 12)}`;
 }
 
 export function reviewTagUri(business: Business, reviewId: string): string {
