@@ -264,6 +264,76 @@ describe('dark mode', () => {
   });
 });
 
+describe('page structure', () => {
+  const LANDMARKS = new Set([
+    'banner',
+    'complementary',
+    'contentinfo',
+    'form',
+    'main',
+    'navigation',
+    'region',
+    'search',
+  ]);
+
+  test.each(['/', '/reviews/', `/reviews/${REPLY_ID}/`])(
+    '%s: headings never skip a level and landmarks are unique, none inside a review',
+    async (urlPath) => {
+      const { page } = await openPage(urlPath);
+      try {
+        const levels = await page
+          .locator('h1, h2, h3, h4, h5, h6')
+          .evaluateAll((headings) => headings.map((heading) => Number(heading.tagName[1])));
+        expect(levels[0]).toBe(1);
+        const skips = levels.filter((level, i) => i > 0 && level > levels[i - 1]! + 1);
+        expect(skips, `heading levels ${levels.join(' ')}`).toEqual([]);
+        expect(await page.locator('article[data-review-id] .owner-reply').count()).toBe(1);
+
+        // Chromium's own accessibility tree: what a screen reader's landmark list shows.
+        const cdp = await page.context().newCDPSession(page);
+        const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+          nodes: {
+            nodeId: string;
+            parentId?: string;
+            ignored: boolean;
+            role?: { value?: string };
+            name?: { value?: string };
+          }[];
+        };
+        const byId = new Map(nodes.map((node) => [node.nodeId, node]));
+        const insideArticle = (node: (typeof nodes)[number]) => {
+          for (let up = byId.get(node.parentId ?? ''); up; up = byId.get(up.parentId ?? ''))
+            if (up.role?.value === 'article') return true;
+          return false;
+        };
+        const landmarks = nodes.filter(
+          (node) => !node.ignored && LANDMARKS.has(String(node.role?.value)),
+        );
+        const named = landmarks.map((node) => `${node.role?.value} "${node.name?.value ?? ''}"`);
+        expect(new Set(named).size, named.join(', ')).toBe(named.length);
+        expect(landmarks.filter(insideArticle).map((node) => node.name?.value)).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+
+  test('the owner reply is shown inside its review, with who wrote it', async () => {
+    const review = reviewById(REPLY_ID);
+    for (const urlPath of ['/', `/reviews/${review.id}/`]) {
+      const { page } = await openPage(urlPath);
+      try {
+        const reply = page.locator(`article[data-review-id="${review.id}"] .owner-reply`);
+        expect(await reply.count()).toBe(1);
+        await expect(reply.textContent()).resolves.toContain(`Reply from ${dataset.business.name}`);
+        await expect(reply.textContent()).resolves.toContain(review.owner_reply!.text);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+});
+
 describe('review page', () => {
   test('renders the review in full with its canonical link and the owner reply', async () => {
     const review = reviewById(REPLY_ID);

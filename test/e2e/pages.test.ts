@@ -1,7 +1,8 @@
 // Every review reachable, on the real build of the sample business (152 reviews): a crawl from `/`
-// over links only, the sitemap, robots.txt, the favicon, Open Graph tags, and the Atom feed as two
-// independent feed parsers read it. The listing page is also rendered in Chromium, with no console
-// errors (a missing favicon was one) and a screenshot under test-results/screenshots.
+// over links only, the sitemap, robots.txt, the favicon, Open Graph tags, the heading levels of the
+// home and listing pages, and the Atom feed as two independent feed parsers read it. The listing
+// page is also rendered in Chromium, with no console errors (a missing favicon was one) and a
+// screenshot under test-results/screenshots.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -86,6 +87,25 @@ describe('the listing', () => {
     expect(ids).toEqual(newestFirst);
   });
 
+  test('on every listing page the card headings sit one level under the h1, and replies are no landmarks', async () => {
+    const count = Math.ceil(152 / 25);
+    const listing = [
+      '/reviews/',
+      ...Array.from({ length: count - 1 }, (_, i) => `/reviews/page/${i + 2}/`),
+    ];
+    let replies = 0;
+    for (const pathname of ['/', ...listing]) {
+      const page = await html(pathname);
+      const levels = [...page.matchAll(/<h([1-6])\b/g)].map((match) => Number(match[1]));
+      expect(levels[0], pathname).toBe(1);
+      const skips = levels.filter((level, i) => i > 0 && level > levels[i - 1]! + 1);
+      expect(skips, `${pathname}: heading levels ${levels.join(' ')}`).toEqual([]);
+      expect(page.match(/<aside\b[^>]*owner-reply/g) ?? [], pathname).toEqual([]);
+      replies += [...page.matchAll(/class="owner-reply/g)].length;
+    }
+    expect(replies).toBeGreaterThan(1);
+  });
+
   test('the home page links to the listing', async () => {
     expect(linksOf(await html('/'))).toContain('/reviews/');
   });
@@ -156,7 +176,7 @@ describe('for crawlers', () => {
     expect(page).toMatch(/<h1 id="review-title"[^>]*dir="auto"/);
     expect(page).toMatch(new RegExp(`<strong dir="auto"[^>]*>${review.author.name}</strong>`));
     const listing = await html('/reviews/');
-    const cards = [...listing.matchAll(/<h3 [^>]*>/g)].map((m) => m[0]);
+    const cards = [...listing.matchAll(/<h2 [^>]*class="title"[^>]*>/g)].map((m) => m[0]);
     expect(cards.length).toBeGreaterThan(0);
     for (const heading of cards) expect(heading).toContain('dir="auto"');
     expect(listing).toMatch(/<span class="author" dir="auto"/);
