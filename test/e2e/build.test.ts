@@ -278,7 +278,7 @@ describe('bad content', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      `${brokenFile} › technicians.0: unknown technician id "mike-alvarz"; known ids: mike-alvarez, sam-lee`,
+      `${brokenFile} › technicians.0: unknown technician id "mike-alvarz" (did you mean "mike-alvarez"?); known ids: mike-alvarez, sam-lee`,
     );
     expect(result.stdout).not.toMatch(/^built /m);
 
@@ -304,7 +304,7 @@ describe('bad content', () => {
     expect(validate.code).toBe(1);
     expect(validate.stdout).toBe('');
     expect(validate.stderr.trim()).toBe(
-      `1 content problem:\n  ${brokenFile} › technicians.0: unknown technician id "mike-alvarz"; known ids: mike-alvarez, sam-lee`,
+      `1 content problem:\n  ${brokenFile} › technicians.0: unknown technician id "mike-alvarz" (did you mean "mike-alvarez"?); known ids: mike-alvarez, sam-lee`,
     );
 
     const build = await runBuild({ CONTENT_DIR: dir, DIST_DIR: distPath('build-test-fresh') });
