@@ -312,7 +312,7 @@ describe('topics and the names of technicians and places', () => {
     const topics = buildInsights(business, reviews, editorial, makeLexicon(), null).topics;
     const phrases = topics.flatMap((t) => t.keywords);
     expect(phrases).toEqual(
-      expect.arrayContaining(['snow guard', 'flat roof', 'chimney cap', 'final bill']),
+      expect.arrayContaining(['snow guards', 'flat roof', 'chimney cap', 'final bill']),
     );
     expect(phrases.join(' | ')).not.toMatch(/bill snow|flat rock|chimney rock|billy/);
   });
@@ -397,7 +397,8 @@ describe('topics that reviews of any business raise', () => {
       'New gutter guards on the garage.',
       'THE GUTTER GUARDS ARE GARBAGE.',
     ]);
-    const guard = topics.find((t) => t.label === 'gutter guard')!;
+    const guard = topics.find((t) => t.id === 'gutter-guard')!;
+    expect(guard.label).toBe('gutter guards');
     expect(guard.review_count).toBe(3);
     expect(guard.review_ids).toContain('p-2');
   });
@@ -440,6 +441,32 @@ describe('topics that reviews of any business raise', () => {
     expect(new Set(quoted)).toEqual(new Set(['x-2']));
     expect(dataset.aspects.professionalism).toMatchObject({ review_count: 1, positive: 1 });
     expect(dataset.aspects.price_value).toMatchObject({ review_count: 1, positive: 1 });
+  });
+
+  test('a topic is labelled as the reviews write it most; its id stays that of the words', () => {
+    const topics = labelsOf([
+      'They hung seamless gutters on the garage.',
+      'The seamless gutters drain well.',
+      'One seamless gutter was dented and they swapped it.',
+      'The flower beds were covered with tarps.',
+      'Not one nail in the flower bed.',
+      'Our flower beds survived.',
+    ]);
+    const gutters = topics.find((t) => t.id === 'seamless-gutter')!;
+    expect(gutters).toMatchObject({ label: 'seamless gutters', keywords: ['seamless gutters'] });
+    expect(gutters.review_count).toBe(3);
+    expect(topics.find((t) => t.id === 'flower-bed')!.label).toBe('flower beds');
+  });
+
+  test('a phrase found only inside a longer one is labelled by the longer one', () => {
+    const topics = labelsOf([
+      'They handled the ice dam removal in January.',
+      'Fast ice dam removal after the storm.',
+      'We booked ice dam removal again this winter.',
+    ]);
+    const dam = topics.find((t) => t.keywords.includes('dam removal'))!;
+    expect(dam).toMatchObject({ id: 'ice-dam-removal', label: 'ice dam removal', review_count: 3 });
+    expect(dam.keywords[0]).toBe('ice dam removal');
   });
 
   test('a phrase whose reviews are nearly all in a topic it shares a word with joins that topic', () => {

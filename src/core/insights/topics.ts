@@ -20,6 +20,11 @@ export const TOPIC_MERGE_OVERLAP = 0.5;
  * a topic of its own would repeat that one.
  */
 export const TOPIC_CONTAINED = 0.8;
+/**
+ * A topic's first phrase is named by a longer phrase that holds it when this share of its reviews
+ * use the longer one: "ice dam removal" rather than "dam removal".
+ */
+export const TOPIC_WHOLE_SHARE = 2 / 3;
 export const TOPIC_KEYWORDS_MAX = 6;
 export const TOPIC_REVIEW_IDS_MAX = 100;
 /** Below this many reviews a phrase in two reviews already recurs. */
@@ -28,9 +33,16 @@ export const SMALL_BUSINESS_REVIEWS = 100;
 export const TOPICS_MIN = 3;
 
 export const TopicSchema = z.object({
-  id: z.string(),
-  label: z.string().meta({ description: 'the most used phrase of the topic' }),
-  keywords: z.array(z.string()).meta({ description: 'phrases of the topic, most used first' }),
+  id: z.string().meta({
+    description:
+      'the label as a slug of its words in their base form (gutter guards: gutter-guard)',
+  }),
+  label: z.string().meta({
+    description: 'the phrase of the topic, lower-cased, as its reviews write it most',
+  }),
+  keywords: z.array(z.string()).meta({
+    description: 'phrases of the topic as its reviews write them, most used first',
+  }),
   review_count: z
     .number()
     .int()
@@ -201,15 +213,36 @@ export function nounPhrases(
   named: ReadonlySet<string> = new Set(),
   gerunds: ReadonlySet<string> = new Set(),
 ): string[] {
-  const phrases: string[] = [];
-  let run: { term: string; pos: string; name: boolean }[] = [];
+  return writtenNounPhrases(sentence, excluded, named, gerunds).map((found) => found.phrase);
+}
+
+/** A noun phrase as `nounPhrases` gives it, and as the sentence writes it, lower-cased. */
+export interface WrittenPhrase {
+  /** Lemmas: "gutter guard" for "gutter guards", "GUTTER GUARDS" and "gutter guard". */
+  phrase: string;
+  /** The words as written, folded to lower case without accents: "gutter guards". */
+  written: string;
+}
+
+/** `nounPhrases`, each with the words the sentence uses for it. */
+export function writtenNounPhrases(
+  sentence: TokenizedSentence,
+  excluded: ReadonlySet<string>,
+  named: ReadonlySet<string> = new Set(),
+  gerunds: ReadonlySet<string> = new Set(),
+): WrittenPhrase[] {
+  const phrases: WrittenPhrase[] = [];
+  let run: { term: string; written: string; pos: string; name: boolean }[] = [];
   const flush = () => {
     for (let start = 0; start < run.length; start++) {
       for (let length = 2; length <= 3 && start + length <= run.length; length++) {
         const words = run.slice(start, start + length);
         const head = words.at(-1)!;
         if (!HEAD_TAGS.has(head.pos) || head.name) continue;
-        phrases.push(words.map((w) => w.term).join(' '));
+        phrases.push({
+          phrase: words.map((w) => w.term).join(' '),
+          written: words.map((w) => w.written).join(' '),
+        });
       }
     }
     run = [];
@@ -235,11 +268,19 @@ export function nounPhrases(
       !GENERIC_WORDS.has(term) &&
       !excluded.has(term) &&
       !asName;
-    if (usable) run.push({ term, pos, name: writtenAsName(sentence, i) });
+    // As written, where the words are plain ones ("gutter guards"); a term the tagger gave no
+    // lemma for, or one made of other letters, stays the term.
+    const written = WORD.test(folded) ? folded : term;
+    if (usable) run.push({ term, written, pos, name: writtenAsName(sentence, i) });
     else flush();
   });
   flush();
   return phrases;
+}
+
+/** Whether `phrase` holds `part` as whole words: "ice dam removal" holds "dam removal". */
+function contains(phrase: string, part: string): boolean {
+  return ` ${phrase} `.includes(` ${part} `);
 }
 
 function slug(text: string): string {
@@ -269,19 +310,43 @@ export function computeTopics(
     analyses.flatMap((analysis) => analysis.sentences.map((sentence) => sentence.tokens)),
   );
   const reviewsOf = new Map<string, Set<number>>();
+  // How often each phrase is written each way: "seamless gutters" 5, "seamless gutter" 1.
+  const writings = new Map<string, Map<string, number>>();
   analyses.forEach((analysis, index) => {
     // Phrases are found by an English tagger: in other languages it finds greetings and fillers
     // ("muy buen trabajo", "mihi nui").
     if (!isEnglish(analysis.review.language)) return;
     for (const sentence of analysis.sentences) {
-      for (const phrase of nounPhrases(sentence.tokens, excluded, named, gerunds)) {
+      for (const { phrase, written } of writtenNounPhrases(
+        sentence.tokens,
+        excluded,
+        named,
+        gerunds,
+      )) {
         if (isName(phrase)) continue;
         let set = reviewsOf.get(phrase);
         if (!set) reviewsOf.set(phrase, (set = new Set()));
         set.add(index);
+        let ways = writings.get(phrase);
+        if (!ways) writings.set(phrase, (ways = new Map()));
+        ways.set(written, (ways.get(written) ?? 0) + 1);
       }
     }
   });
+  // A phrase is shown the way the reviews write it most (the lemmas read "seamless gutter" for
+  // "seamless gutters"); ties go to the first in code-point order, so the bytes never depend on
+  // the order of the reviews.
+  const shown = (phrase: string) => {
+    let best = phrase;
+    let most = 0;
+    for (const [written, count] of writings.get(phrase) ?? []) {
+      if (count > most || (count === most && written < best)) {
+        best = written;
+        most = count;
+      }
+    }
+    return best;
+  };
   const minReviews =
     analyses.length < SMALL_BUSINESS_REVIEWS
       ? 2
@@ -332,15 +397,30 @@ export function computeTopics(
     }
   }
 
-  const fromPhrases = groups.map((group) => ({
-    label: group.phrases[0]!,
-    keywords: group.phrases.slice(0, TOPIC_KEYWORDS_MAX),
-    reviews: group.reviews,
-  }));
+  const fromPhrases = groups.map((group) => {
+    const first = group.phrases[0]!;
+    const size = reviewsOf.get(first)!.size;
+    // A fragment of a longer phrase that most of its reviews use ("dam removal" in "ice dam
+    // removal") is named by the longer phrase, which sorts after it only by the alphabet or
+    // because the tagger missed a word of it once ("Fast ice" read as a verb).
+    const whole = group.phrases
+      .filter(
+        (phrase) =>
+          contains(phrase, first) && reviewsOf.get(phrase)!.size >= size * TOPIC_WHOLE_SHARE,
+      )
+      .reduce((a, b) => (b.split(' ').length > a.split(' ').length ? b : a), first);
+    const phrases = [whole, ...group.phrases.filter((phrase) => phrase !== whole)];
+    return {
+      id: slug(whole),
+      label: shown(whole),
+      keywords: [...new Set(phrases.slice(0, TOPIC_KEYWORDS_MAX).map(shown))],
+      reviews: group.reviews,
+    };
+  });
   // Too few recurring phrases (a small business): the services its reviews are about are topics
   // a person would name too ("roof replacement", "seamless gutters & guards").
   if (fromPhrases.length < TOPICS_MIN) {
-    const taken = new Set(fromPhrases.map((topic) => slug(topic.label)));
+    const taken = new Set(fromPhrases.flatMap((topic) => [topic.id, slug(topic.label)]));
     // A service whose reviews are mostly a phrase topic's already ("flat & low-slope roofing"
     // beside "flat roof") would say the same thing twice.
     const repeats = (reviews: ReadonlySet<number>) =>
@@ -351,6 +431,7 @@ export function computeTopics(
       });
     const byService = services
       .map((service) => ({
+        id: slug(service.name),
         label: service.name.toLowerCase(),
         keywords: [service.name.toLowerCase()],
         reviews: new Set(
@@ -373,7 +454,7 @@ export function computeTopics(
         .map((index) => analyses[index]!.review)
         .sort(compareNewestFirst);
       return {
-        id: slug(group.label),
+        id: group.id,
         label: group.label,
         keywords: group.keywords,
         review_count: reviews.length,
