@@ -9,7 +9,7 @@ import {
 } from './aspects.ts';
 import type { Lexicon } from './lexicon.ts';
 import type { AspectModel } from './model/aspect-model.ts';
-import { splitSentences, type TokenizedSentence } from './sentences.ts';
+import { splitSentences, titleAsSentence, type TokenizedSentence } from './sentences.ts';
 
 export interface SentenceAnalysis {
   index: number;
@@ -19,6 +19,8 @@ export interface SentenceAnalysis {
 
 export interface ReviewAnalysis {
   review: Review;
+  /** The title's sentences, for the topics; the figures read the text alone. */
+  title: TokenizedSentence[];
   sentences: SentenceAnalysis[];
   aspects: AspectOpinion[];
 }
@@ -48,12 +50,12 @@ export function analyzerFor(lexicon: Lexicon, model: AspectModel | null): Aspect
 export type ReviewFindings = Omit<ReviewAnalysis, 'review'>;
 
 /** What the analysis reads of a review. */
-export type ReviewInput = Pick<Review, 'text' | 'rating' | 'language'>;
+export type ReviewInput = Pick<Review, 'text' | 'rating' | 'language' | 'title'>;
 
 /**
- * One review's sentences and aspect opinions. The model and the lexicon read English: in a review
- * in another language they find only cognates ("profesional"), so it has no aspects (its sentences
- * are still split, for the topics, which skip it too).
+ * One review's sentences and aspect opinions, and its title's sentences. The model and the lexicon
+ * read English: in a review in another language they find only cognates ("profesional"), so it
+ * has no aspects (its sentences are still split, for the topics, which skip it too).
  */
 function analyzeReviewText(analyzer: AspectAnalyzer, review: ReviewInput): ReviewFindings {
   const { text, rating } = review;
@@ -64,6 +66,7 @@ function analyzeReviewText(analyzer: AspectAnalyzer, review: ReviewInput): Revie
     aspects: english ? analyzer.analyzeTokenized(tokens, rating) : [],
   }));
   return {
+    title: english && review.title ? splitSentences(titleAsSentence(review.title)) : [],
     sentences,
     aspects: combineSentenceOpinions(
       sentences.map((s) => s.aspects),

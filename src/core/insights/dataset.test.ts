@@ -469,6 +469,27 @@ describe('topics that reviews of any business raise', () => {
     expect(dam.keywords[0]).toBe('ice dam removal');
   });
 
+  test("a review's title counts in the topics it names, in title case too", () => {
+    const reviews = [
+      { title: 'Warranty paperwork took forever', text: 'They did fix it in the end.' },
+      { title: 'Still Waiting On Warranty Paperwork', text: 'Three calls so far.' },
+      { title: 'Good crew', text: 'The warranty paperwork came a month late.' },
+      { title: 'Muy buen trabajo', text: 'Todo bien.', language: 'es' },
+      { title: 'Muy buen trabajo', text: 'Gracias.', language: 'es' },
+      ...Array.from({ length: 8 }, () => ({ title: 'Fine', text: 'Good work.' })),
+    ].map((fields, i) => makeReview({ id: `t-${i}`, ...fields }));
+    const topics = buildInsights(
+      makeBusiness(INSIGHTS_BUSINESS),
+      reviews,
+      editorial,
+      makeLexicon(),
+      null,
+    ).topics;
+    const paperwork = topics.find((t) => t.label === 'warranty paperwork')!;
+    expect([...paperwork.review_ids].sort()).toEqual(['t-0', 't-1', 't-2']);
+    expect(topics.map((t) => t.label).join(' ')).not.toMatch(/buen|trabajo/);
+  });
+
   test('a phrase whose reviews are nearly all in a topic it shares a word with joins that topic', () => {
     const texts = [
       ...Array.from({ length: 3 }, () => 'They did the insurance claim paperwork for us.'),

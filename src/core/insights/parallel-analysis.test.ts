@@ -93,7 +93,7 @@ describe('the reviews read over several threads', { timeout: 60_000 }, () => {
       const batch = Atomics.add(new Int32Array(workerData.next), 0, 1);
       const size = Math.min(workerData.batchSize, workerData.reviews.length - batch * workerData.batchSize);
       if (size > 0) {
-        const marker = { sentences: [], aspects: [{ aspect: 'warranty', polarity: 'neutral' }] };
+        const marker = { title: [], sentences: [], aspects: [{ aspect: 'warranty', polarity: 'neutral' }] };
         parentPort.postMessage({ batch, findings: Array.from({ length: size }, () => marker) });
       }
       parentPort.postMessage({ done: true });

@@ -100,7 +100,12 @@ export async function analyzeReviewsInParallel(
   const job: AnalysisJob = {
     lexicon,
     model: useModel,
-    reviews: reviews.map(({ text, rating, language }) => ({ text, rating, language })),
+    reviews: reviews.map(({ text, rating, language, title }) => ({
+      text,
+      rating,
+      language,
+      title,
+    })),
     batchSize: BATCH_SIZE,
     next: new SharedArrayBuffer(4),
   };
@@ -126,7 +131,10 @@ export async function analyzeReviewsInParallel(
             done = true;
             resolve();
           } else {
-            for (const { tokens } of message.findings.flatMap((review) => review.sentences))
+            for (const tokens of message.findings.flatMap((review) => [
+              ...review.title,
+              ...review.sentences.map((sentence) => sentence.tokens),
+            ]))
               for (const list of [
                 tokens.words,
                 tokens.lemmas,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MAX_RUN, splitSentences, tokenizeSentence } from './sentences.ts';
+import { MAX_RUN, splitSentences, titleAsSentence, tokenizeSentence } from './sentences.ts';
 
 describe('splitSentences', () => {
   test('splits paragraphs, then sentences, into tokens with their tags', () => {
@@ -63,5 +63,21 @@ describe('tokenizeSentence', () => {
       spaces: [],
       stopWords: [],
     });
+  });
+});
+
+describe('titleAsSentence', () => {
+  test('a title in title case is lower-cased after its first word, so its nouns read as nouns', () => {
+    expect(titleAsSentence('Ice Dam Removal Done Right')).toBe('Ice dam removal done right');
+    const [sentence] = splitSentences(titleAsSentence('Still Waiting On Warranty Paperwork'));
+    expect(sentence!.pos.slice(-2)).toEqual(['NOUN', 'NOUN']);
+  });
+
+  test('a title in sentence case, or with a lower-case word of four letters or more, stays', () => {
+    expect(titleAsSentence('Leak traced to a nail pop six feet away')).toBe(
+      'Leak traced to a nail pop six feet away',
+    );
+    expect(titleAsSentence('Mike from Summit was great')).toBe('Mike from Summit was great');
+    expect(titleAsSentence('Terrible')).toBe('Terrible');
   });
 });

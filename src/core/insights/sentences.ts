@@ -106,6 +106,20 @@ export function splitSentences(text: string): TokenizedSentence[] {
   return sentences;
 }
 
+/**
+ * A review's title as the tagger reads a sentence: one in title case ("Ice Dam Removal Done
+ * Right") is lower-cased after its first word, or every word would read as a name.
+ */
+export function titleAsSentence(title: string): string {
+  const words = title.split(/\s+/).filter((word) => /^\p{L}{4,}/u.test(word));
+  const titleCase = words.length >= 2 && words.every((word) => /^\p{Lu}/u.test(word));
+  if (!titleCase) return title;
+  return title.replace(
+    /(\s)(\p{Lu})/gu,
+    (_, space: string, letter: string) => space + letter.toLowerCase(),
+  );
+}
+
 /** `text` as one sentence, however many wink would find (the labelled sets are per sentence). */
 export function tokenizeSentence(text: string): TokenizedSentence {
   const trimmed = normalise(text);

@@ -316,13 +316,10 @@ export function computeTopics(
     // Phrases are found by an English tagger: in other languages it finds greetings and fillers
     // ("muy buen trabajo", "mihi nui").
     if (!isEnglish(analysis.review.language)) return;
-    for (const sentence of analysis.sentences) {
-      for (const { phrase, written } of writtenNounPhrases(
-        sentence.tokens,
-        excluded,
-        named,
-        gerunds,
-      )) {
+    // The title too: "Warranty paperwork still pending" names a topic as plainly as the text.
+    const sentences = [...analysis.title, ...analysis.sentences.map((sentence) => sentence.tokens)];
+    for (const sentence of sentences) {
+      for (const { phrase, written } of writtenNounPhrases(sentence, excluded, named, gerunds)) {
         if (isName(phrase)) continue;
         let set = reviewsOf.get(phrase);
         if (!set) reviewsOf.set(phrase, (set = new Set()));
