@@ -11,6 +11,7 @@ import {
   type Review,
   type ReviewFrontMatter,
 } from '../core/review.ts';
+import { tagAuthority } from '../core/feeds.ts';
 import type { InsightsEditorial } from '../core/insights/editorial.ts';
 import type { Lexicon } from '../core/insights/lexicon.ts';
 import { checkEditorial } from './check-editorial.ts';
@@ -103,6 +104,32 @@ function dateWarnings(
       file,
       field: 'verified_on',
       message: `${review.verified_on} is before the review's date (${review.date})`,
+    });
+  return warnings;
+}
+
+/**
+ * What business.json leaves to stand-ins that cannot change later without harm: the feeds' entry
+ * ids are made from the website's domain and the founding year, and with either missing from the
+ * name and 2000. Adding one later gives every entry a new id, so feed readers show every review
+ * again as new.
+ */
+function businessWarnings(businessFile: string, business: Business): ContentProblem[] {
+  const file = shownPath(businessFile);
+  const later =
+    'adding it later gives every feed entry a new id, and feed readers show every review again as new';
+  const warnings: ContentProblem[] = [];
+  if (business.contact.website === undefined)
+    warnings.push({
+      file,
+      field: 'contact.website',
+      message: `is not set: the feeds' entry ids are made from the business name in its place (tag:${tagAuthority(business)}:…); ${later}`,
+    });
+  if (business.founded_year === undefined)
+    warnings.push({
+      file,
+      field: 'founded_year',
+      message: `is not set: the feeds' entry ids use 2000 in its place; ${later}`,
     });
   return warnings;
 }
@@ -281,7 +308,7 @@ export async function loadContent({
     business,
     reviews,
     skipped,
-    warnings,
+    warnings: [...businessWarnings(sources.businessFile, business), ...warnings],
     editorial: editorial.value,
     lexicon: lexicon.lexicon,
   };
