@@ -78,3 +78,9 @@ test('robots.txt announces the sitemap by its absolute URL and keeps crawlers ou
   expect(text).toContain('Sitemap: https://r.example/sitemap.xml');
   expect(text).toContain('Disallow: /api/reviews/search');
 });
+
+test('robots.txt keeps crawlers off the endpoints that answer POST alone', () => {
+  const lines = renderRobotsTxt('https://r.example').split('\n');
+  expect(lines).toContain('Disallow: /mcp');
+  expect(lines).toContain('Disallow: /api/websub/hub');
+});

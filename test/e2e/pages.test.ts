@@ -106,6 +106,28 @@ describe('the listing', () => {
     expect(replies).toBeGreaterThan(1);
   });
 
+  test('every link on the home page answers a GET; the POST-only endpoints are shown as text', async () => {
+    const home = await html('/');
+    const links = [
+      ...new Set(
+        [...home.matchAll(/<a\b[^>]*\bhref="([^"]+)"/g)]
+          .map((match) => new URL(match[1]!.replace(/&amp;/g, '&'), `${SITE_URL}/`))
+          .filter((url) => url.origin === SITE_URL)
+          .map((url) => url.pathname + url.search),
+      ),
+    ];
+    expect(links).toContain('/api/reviews/search?query=leak&min_rating=4&limit=5');
+    for (const link of links) {
+      const response = await fetch(`${server.url}${link}`);
+      expect(response.status, link).toBe(200);
+    }
+    expect(links).not.toContain('/mcp');
+    expect(links).not.toContain('/api/websub/hub');
+    expect(home).toContain('<code class="address"');
+    expect(home).toMatch(/<code class="address"[^>]*>\/mcp<\/code>/);
+    expect(home).toMatch(/<code class="address"[^>]*>\/api\/websub\/hub<\/code>/);
+  });
+
   test('the home page links to the listing', async () => {
     expect(linksOf(await html('/'))).toContain('/reviews/');
   });
