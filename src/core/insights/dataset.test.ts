@@ -469,6 +469,27 @@ describe('topics that reviews of any business raise', () => {
     expect(dam.keywords[0]).toBe('ice dam removal');
   });
 
+  test('without a lexicon, praise and complaint still make no topics ("great job", "fair price")', () => {
+    const texts = [
+      'Great job on the ice dam. Fair price too.',
+      'Great job, fair price, professional crew.',
+      'Another great job by a professional crew. The ice dam is gone.',
+      'Rude crew and a terrible job. The ice dam came back.',
+      'Rude crew, terrible job.',
+      ...Array.from({ length: 7 }, () => 'Done.'),
+    ];
+    const reviews = texts.map((text, i) => makeReview({ id: `o-${i}`, text }));
+    const labels = buildInsights(
+      makeBusiness(INSIGHTS_BUSINESS),
+      reviews,
+      editorial,
+      undefined,
+      null,
+    ).topics.map((t) => t.label);
+    expect(labels).toContain('ice dam');
+    expect(labels.join(' | ')).not.toMatch(/great|fair|professional|rude|terrible/);
+  });
+
   test("a review's title counts in the topics it names, in title case too", () => {
     const reviews = [
       { title: 'Warranty paperwork took forever', text: 'They did fix it in the end.' },

@@ -131,6 +131,24 @@ const GENERIC_WORDS = new Set([
   'sure',
 ]);
 
+/**
+ * Words of praise and complaint, which make a phrase a mood, not a topic ("great job", "fair
+ * price", "rude crew"). Every business gets these; an owner's lexicon adds its own words.
+ */
+export const OPINION_WORDS: ReadonlySet<string> = new Set(
+  `great good excellent amazing awesome fantastic wonderful perfect outstanding superb terrific
+  impressive beautiful gorgeous stunning happy pleased satisfied thrilled grateful thankful best
+  better nice fine flawless smooth painless easy helpful reliable pleasant exceptional incredible
+  phenomenal stellar fabulous impeccable meticulous fair reasonable affordable honest friendly
+  professional courteous polite respectful knowledgeable prompt quick fast efficient thorough
+  responsive timely tidy top-notch decent superior awesome lovely brilliant wow highest
+  recommended trustworthy genuine positive
+  bad terrible horrible awful poor worst worse unhappy upset angry furious shoddy careless lazy
+  incompetent useless ridiculous unacceptable subpar mediocre unreliable rude sloppy disorganized
+  unprofessional lousy pathetic dreadful horrendous atrocious disappointing disappointed
+  frustrating frustrated overpriced pricey shady sketchy negative unresponsive`.split(/\s+/),
+);
+
 const HEAD_TAGS = new Set(['NOUN', 'PROPN']);
 const CONTENT_TAGS = new Set(['NOUN', 'PROPN', 'ADJ']);
 const WORD = /^[a-z][a-z'-]{2,}$/;
@@ -291,7 +309,7 @@ function slug(text: string): string {
 
 /**
  * Topics from the review texts written in English. `excluded` holds words that must not make a
- * phrase: opinion words (a topic is a thing, not a mood).
+ * phrase beside OPINION_WORDS: the owner's opinion words (a topic is a thing, not a mood).
  * Names are no topics: the business's own, and `names` (its technicians and service areas, which
  * are entities). But their words are often common ones ("Summit Ridge", "Bill Snow", "Flat
  * Rock"): they are left out only where written as a name, and a phrase made of them alone
@@ -305,6 +323,7 @@ export function computeTopics(
   names: readonly string[] = [],
 ): Topic[] {
   const named = new Set([businessName, ...names].flatMap((name) => [...nameWords(name)]));
+  const skipped = new Set([...OPINION_WORDS, ...excluded]);
   const isName = (phrase: string) => phrase.split(' ').every((word) => named.has(word));
   const gerunds = gerundNouns(
     analyses.flatMap((analysis) => analysis.sentences.map((sentence) => sentence.tokens)),
@@ -319,7 +338,7 @@ export function computeTopics(
     // The title too: "Warranty paperwork still pending" names a topic as plainly as the text.
     const sentences = [...analysis.title, ...analysis.sentences.map((sentence) => sentence.tokens)];
     for (const sentence of sentences) {
-      for (const { phrase, written } of writtenNounPhrases(sentence, excluded, named, gerunds)) {
+      for (const { phrase, written } of writtenNounPhrases(sentence, skipped, named, gerunds)) {
         if (isName(phrase)) continue;
         let set = reviewsOf.get(phrase);
         if (!set) reviewsOf.set(phrase, (set = new Set()));
