@@ -490,6 +490,22 @@ describe('topics that reviews of any business raise', () => {
     expect(labels.join(' | ')).not.toMatch(/great|fair|professional|rude|terrible/);
   });
 
+  test("a small business's reviews with too few phrases and services get the trade's things they name", () => {
+    const labels = labelsOf(
+      [
+        'They cleaned the moss off in an afternoon.',
+        'The moss is gone and the skylights are sealed.',
+        'Both skylights were resealed.',
+        'They checked the skylight over the kitchen.',
+        'The chimney was repointed.',
+        'Our chimney finally stopped dripping.',
+        'The skylights in the hall are dry.',
+      ],
+      13,
+    ).map((t) => t.label);
+    expect(labels).toEqual(['skylights', 'chimney', 'moss']);
+  });
+
   test("a review's title counts in the topics it names, in title case too", () => {
     const reviews = [
       { title: 'Warranty paperwork took forever', text: 'They did fix it in the end.' },

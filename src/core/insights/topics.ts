@@ -149,6 +149,19 @@ export const OPINION_WORDS: ReadonlySet<string> = new Set(
   frustrating frustrated overpriced pricey shady sketchy negative unresponsive`.split(/\s+/),
 );
 
+/**
+ * The things of the roofing trade a review names in one word: the roof's parts, its materials,
+ * the weather that harms it, the paperwork around it. When a small business's reviews give too
+ * few phrase topics and services, these make topics on their own ("skylights", "moss").
+ */
+export const TRADE_WORDS: ReadonlySet<string> = new Set(
+  `shingle gutter downspout chimney skylight flashing vent ventilation leak hail storm wind
+  tornado hurricane moss algae mold mildew rot attic insulation permit insurance adjuster claim
+  warranty tarp soffit fascia siding decking underlayment tile slate shake metal solar ridge
+  valley membrane coating sealant nail debris snow ice icicle tree branch squirrel raccoon
+  inspection financing dormer parapet drain ponding plywood drywall ceiling`.split(/\s+/),
+);
+
 const HEAD_TAGS = new Set(['NOUN', 'PROPN']);
 const CONTENT_TAGS = new Set(['NOUN', 'PROPN', 'ADJ']);
 const WORD = /^[a-z][a-z'-]{2,}$/;
@@ -296,9 +309,53 @@ export function writtenNounPhrases(
   return phrases;
 }
 
+/**
+ * The sentences topics are read from: the title's and the text's, of a review in English (in
+ * other languages the tagger finds greetings and fillers, "muy buen trabajo", "mihi nui"). A title
+ * names a topic as plainly as the text: "Warranty paperwork still pending".
+ */
+function topicSentences(analysis: ReviewAnalysis): TokenizedSentence[] {
+  if (!isEnglish(analysis.review.language)) return [];
+  return [...analysis.title, ...analysis.sentences.map((sentence) => sentence.tokens)];
+}
+
+/** The Jaccard index of two sets of reviews. */
+function overlap(a: ReadonlySet<number>, b: ReadonlySet<number>): number {
+  let shared = 0;
+  for (const review of a) if (b.has(review)) shared += 1;
+  return shared / (a.size + b.size - shared);
+}
+
 /** Whether `phrase` holds `part` as whole words: "ice dam removal" holds "dam removal". */
 function contains(phrase: string, part: string): boolean {
   return ` ${phrase} `.includes(` ${part} `);
+}
+
+/** The words of TRADE_WORDS a sentence uses as nouns, as `writtenNounPhrases` gives phrases. */
+export function tradeWords(
+  sentence: TokenizedSentence,
+  named: ReadonlySet<string> = new Set(),
+): WrittenPhrase[] {
+  const found: WrittenPhrase[] = [];
+  const loud = shouted(sentence);
+  sentence.words.forEach((word, i) => {
+    const pos = sentence.pos[i];
+    if (!(pos === 'NOUN' || (loud && pos === 'PROPN'))) return;
+    const folded = foldText(word);
+    const lemma = sentence.lemmas[i];
+    const term = loud
+      ? singularOfShouted(folded)
+      : lemma && lemma !== 'undefined'
+        ? foldText(lemma)
+        : folded;
+    if (
+      !TRADE_WORDS.has(term) ||
+      (i > 0 && named.has(folded) && word[0] !== word[0]!.toLowerCase())
+    )
+      return;
+    found.push({ phrase: term, written: WORD.test(folded) ? folded : term });
+  });
+  return found;
 }
 
 function slug(text: string): string {
@@ -329,15 +386,10 @@ export function computeTopics(
     analyses.flatMap((analysis) => analysis.sentences.map((sentence) => sentence.tokens)),
   );
   const reviewsOf = new Map<string, Set<number>>();
-  // How often each phrase is written each way: "seamless gutters" 5, "seamless gutter" 1.
+  // How often each phrase (or word) is written each way: "seamless gutters" 5, "seamless gutter" 1.
   const writings = new Map<string, Map<string, number>>();
   analyses.forEach((analysis, index) => {
-    // Phrases are found by an English tagger: in other languages it finds greetings and fillers
-    // ("muy buen trabajo", "mihi nui").
-    if (!isEnglish(analysis.review.language)) return;
-    // The title too: "Warranty paperwork still pending" names a topic as plainly as the text.
-    const sentences = [...analysis.title, ...analysis.sentences.map((sentence) => sentence.tokens)];
-    for (const sentence of sentences) {
+    for (const sentence of topicSentences(analysis)) {
       for (const { phrase, written } of writtenNounPhrases(sentence, skipped, named, gerunds)) {
         if (isName(phrase)) continue;
         let set = reviewsOf.get(phrase);
@@ -440,11 +492,7 @@ export function computeTopics(
     // A service whose reviews are mostly a phrase topic's already ("flat & low-slope roofing"
     // beside "flat roof") would say the same thing twice.
     const repeats = (reviews: ReadonlySet<number>) =>
-      fromPhrases.some((topic) => {
-        let shared = 0;
-        for (const review of reviews) if (topic.reviews.has(review)) shared += 1;
-        return shared / (reviews.size + topic.reviews.size - shared) >= TOPIC_MERGE_OVERLAP;
-      });
+      fromPhrases.some((topic) => overlap(reviews, topic.reviews) >= TOPIC_MERGE_OVERLAP);
     const byService = services
       .map((service) => ({
         id: slug(service.name),
@@ -462,6 +510,40 @@ export function computeTopics(
       )
       .sort((a, b) => b.reviews.size - a.reviews.size || (a.label < b.label ? -1 : 1));
     fromPhrases.push(...byService.slice(0, TOPICS_MAX - fromPhrases.length));
+  }
+  // Still too few (reviews of one service, say): the trade's things they name in one word,
+  // ("skylights", "moss"), save a word a topic already holds ("gutter" beside "seamless gutters")
+  // or one whose reviews are mostly a topic's already.
+  if (fromPhrases.length < TOPICS_MIN) {
+    const wordReviews = new Map<string, Set<number>>();
+    analyses.forEach((analysis, index) => {
+      for (const sentence of topicSentences(analysis))
+        for (const { phrase, written } of tradeWords(sentence, named)) {
+          let set = wordReviews.get(phrase);
+          if (!set) wordReviews.set(phrase, (set = new Set()));
+          set.add(index);
+          let ways = writings.get(phrase);
+          if (!ways) writings.set(phrase, (ways = new Map()));
+          ways.set(written, (ways.get(written) ?? 0) + 1);
+        }
+    });
+    const held = new Set(fromPhrases.flatMap((topic) => topic.id.split('-')));
+    const byWord = [...wordReviews]
+      .filter(
+        ([word, reviews]) =>
+          reviews.size >= minReviews &&
+          reviews.size <= maxReviews &&
+          !held.has(word) &&
+          !held.has(`${word}s`) &&
+          !fromPhrases.some((topic) => overlap(reviews, topic.reviews) >= TOPIC_MERGE_OVERLAP),
+      )
+      .sort(([a, x], [b, y]) => y.size - x.size || (a < b ? -1 : a > b ? 1 : 0));
+    for (const [word, reviews] of byWord) {
+      if (fromPhrases.length >= TOPICS_MIN) break;
+      if (fromPhrases.some((topic) => overlap(reviews, topic.reviews) >= TOPIC_MERGE_OVERLAP))
+        continue;
+      fromPhrases.push({ id: word, label: shown(word), keywords: [shown(word)], reviews });
+    }
   }
 
   return fromPhrases
