@@ -458,6 +458,20 @@ describe('topics that reviews of any business raise', () => {
     expect(topics.find((t) => t.id === 'flower-bed')!.label).toBe('flower beds');
   });
 
+  test('words joined by a hyphen are one word of a phrase, however the tagger reads the first', () => {
+    const topics = labelsOf([
+      'They put on impact-resistant shingles.',
+      'Insurance would not pay for the upgrade to impact-resistant shingles.',
+      'Impact-resistant shingles were worth it.',
+      'A top-notch crew and a follow-up call.',
+      'Another top-notch crew, another follow-up call.',
+    ]);
+    const labels = topics.map((t) => t.label);
+    expect(labels).toContain('impact-resistant shingles');
+    expect(topics.find((t) => t.label === 'impact-resistant shingles')!.review_count).toBe(3);
+    expect(labels.join(' | ')).not.toMatch(/(^|[ |])(resistant|notch|up call)/);
+  });
+
   test('a phrase found only inside a longer one is labelled by the longer one', () => {
     const topics = labelsOf([
       'They handled the ice dam removal in January.',

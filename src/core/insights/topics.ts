@@ -279,7 +279,7 @@ export function writtenNounPhrases(
     run = [];
   };
   const loud = shouted(sentence);
-  sentence.words.forEach((word, i) => {
+  const words = sentence.words.map((word, i) => {
     const pos = phrasePos(sentence, i, gerunds, loud);
     const lower = word.toLowerCase();
     // Folded, so that "façade" is a word of a topic and one with "facade".
@@ -292,19 +292,47 @@ export function writtenNounPhrases(
           ? foldText(lemma)
           : folded;
     const asName = i > 0 && named.has(folded) && word[0] !== lower[0];
-    const usable =
-      CONTENT_TAGS.has(pos) &&
+    // A word that may be part of a phrase, whatever the tagger made of it.
+    const plain =
       !sentence.stopWords[i] &&
       WORD.test(term) &&
       !GENERIC_WORDS.has(term) &&
       !excluded.has(term) &&
       !asName;
-    // As written, where the words are plain ones ("gutter guards"); a term the tagger gave no
-    // lemma for, or one made of other letters, stays the term.
-    const written = WORD.test(folded) ? folded : term;
-    if (usable) run.push({ term, written, pos, name: writtenAsName(sentence, i) });
-    else flush();
+    return {
+      term,
+      // As written, where the words are plain ones ("gutter guards"); a term the tagger gave no
+      // lemma for, or one made of other letters, stays the term.
+      written: WORD.test(folded) ? folded : term,
+      pos,
+      plain,
+      usable: plain && CONTENT_TAGS.has(pos),
+      name: writtenAsName(sentence, i),
+      hyphen: word === '-' && sentence.spaces[i] === '' && sentence.spaces[i + 1] === '',
+    };
   });
+  for (let i = 0; i < words.length; i++) {
+    let word = words[i]!;
+    // Words joined by hyphens are one word ("impact-resistant shingles" is not "resistant
+    // shingles", however the tagger read "impact"): usable when each part is a plain word and the
+    // last a content word, and left out whole otherwise ("built-in", "no-show").
+    while (words[i + 1]?.hyphen && words[i + 2]) {
+      const next = words[i + 2]!;
+      const term = `${word.term}-${next.term}`;
+      const plain = word.plain && next.plain && !excluded.has(term);
+      word = {
+        ...next,
+        term,
+        written: `${word.written}-${next.written}`,
+        plain,
+        usable: plain && CONTENT_TAGS.has(next.pos),
+        name: false,
+      };
+      i += 2;
+    }
+    if (word.usable) run.push(word);
+    else flush();
+  }
   flush();
   return phrases;
 }
