@@ -340,6 +340,18 @@ describe('topics that reviews of any business raise', () => {
     expect(labels.join(' ')).not.toMatch(/rhonda|gary|matakana|island/);
   });
 
+  test('people named by their role or relation are no topics ("office manager")', () => {
+    const labels = labelsOf([
+      'The office manager sent the chimney cap photos.',
+      'Our office manager contact was quick.',
+      'The project manager and my next door neighbor both liked the chimney cap.',
+      'The project manager came by twice.',
+      'My next door neighbor hired them too.',
+    ]).map((t) => t.label);
+    expect(labels).toContain('chimney cap');
+    expect(labels.join(' | ')).not.toMatch(/manager|neighbor/);
+  });
+
   test('-ing words that name things make topics; an -ing verb does not', () => {
     const labels = labelsOf([
       'They fixed the skylight flashing and the chimney.',

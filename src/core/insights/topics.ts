@@ -162,6 +162,16 @@ export const TRADE_WORDS: ReadonlySet<string> = new Set(
   inspection financing dormer parapet drain ponding plywood drywall ceiling`.split(/\s+/),
 );
 
+/**
+ * People by their role or relation: a phrase ending in one is somebody ("office manager", "next
+ * door neighbor"), and the people of a business are its entities, not topics.
+ */
+const PEOPLE = new Set(
+  `manager salesman saleswoman salesperson owner foreman supervisor estimator representative rep
+  husband wife son daughter neighbor neighbour mom dad mother father boss lady gentleman man
+  woman receptionist secretary assistant`.split(/\s+/),
+);
+
 const HEAD_TAGS = new Set(['NOUN', 'PROPN']);
 const CONTENT_TAGS = new Set(['NOUN', 'PROPN', 'ADJ']);
 const WORD = /^[a-z][a-z'-]{2,}$/;
@@ -269,7 +279,7 @@ export function writtenNounPhrases(
       for (let length = 2; length <= 3 && start + length <= run.length; length++) {
         const words = run.slice(start, start + length);
         const head = words.at(-1)!;
-        if (!HEAD_TAGS.has(head.pos) || head.name) continue;
+        if (!HEAD_TAGS.has(head.pos) || head.name || PEOPLE.has(head.term)) continue;
         phrases.push({
           phrase: words.map((w) => w.term).join(' '),
           written: words.map((w) => w.written).join(' '),
