@@ -602,6 +602,30 @@ describe('summary', () => {
       expect(item.text).toContain(`of the ${item.review_count} reviews`);
   });
 
+  test('a concern of one review says "1 of the N reviews … is negative"', () => {
+    const texts = [
+      'They were on time.',
+      'On time, every day.',
+      'They were late.',
+      'They came on time.',
+      'On time again.',
+    ];
+    const reviews = texts.map((text, i) => makeReview({ id: `c-${i}`, text }));
+    const dataset = buildInsights(
+      makeBusiness(INSIGHTS_BUSINESS),
+      reviews,
+      editorial,
+      makeLexicon(),
+      null,
+    );
+    const timeliness = dataset.summary.concerns.find((c) => c.aspect === 'timeliness')!;
+    expect(timeliness.text).toMatch(
+      /^Timeliness: 1 of the 5 reviews that speak of it is negative \(20%\)/,
+    );
+    const praise = dataset.summary.highlights.find((h) => h.aspect === 'timeliness')!;
+    expect(praise.text).toMatch(/: 4 of the 5 reviews that speak of it are positive/);
+  });
+
   test('without summary.md the title and text are null', () => {
     const dataset = buildInsights(
       makeBusiness(INSIGHTS_BUSINESS),

@@ -37,6 +37,9 @@ export type ComputedSummary = z.infer<typeof ComputedSummarySchema>;
 
 const percent = (part: number, whole: number) => `${Math.round((part / whole) * 100)}%`;
 
+/** "1 of the 7 reviews … is", "2 of the 7 reviews … are". */
+const are = (count: number) => (count === 1 ? 'is' : 'are');
+
 export function computeSummary(
   aspects: Aspects,
   reviewCount: number,
@@ -63,7 +66,7 @@ export function computeSummary(
       const a = aspects[id];
       return item(
         id,
-        `${a.label}: ${a.positive} of the ${a.review_count} reviews that speak of it are positive (${percent(a.positive, a.review_count)}).`,
+        `${a.label}: ${a.positive} of the ${a.review_count} reviews that speak of it ${are(a.positive)} positive (${percent(a.positive, a.review_count)}).`,
       );
     });
 
@@ -90,7 +93,7 @@ export function computeSummary(
           : '';
       return item(
         id,
-        `${a.label}: ${a.negative} of the ${a.review_count} reviews that speak of it are negative (${percent(a.negative, a.review_count)})${worsening}.`,
+        `${a.label}: ${a.negative} of the ${a.review_count} reviews that speak of it ${are(a.negative)} negative (${percent(a.negative, a.review_count)})${worsening}.`,
       );
     });
 
