@@ -515,7 +515,17 @@ export function computeTopics(
           contains(phrase, first) && reviewsOf.get(phrase)!.size >= size * TOPIC_WHOLE_SHARE,
       )
       .reduce((a, b) => (b.split(' ').length > a.split(' ').length ? b : a), first);
-    const phrases = [whole, ...group.phrases.filter((phrase) => phrase !== whole)];
+    // The same holds for its other phrases: "seam steel" says nothing "seam steel roof" does not.
+    const phrases = [whole, ...group.phrases.filter((phrase) => phrase !== whole)].filter(
+      (phrase, k, all) =>
+        k === 0 ||
+        !all.some(
+          (other) =>
+            other !== phrase &&
+            contains(other, phrase) &&
+            reviewsOf.get(other)!.size >= reviewsOf.get(phrase)!.size * TOPIC_WHOLE_SHARE,
+        ),
+    );
     return {
       id: slug(whole),
       label: shown(whole),
