@@ -257,39 +257,32 @@ export function nounPhrases(
   return writtenNounPhrases(sentence, excluded, named, gerunds).map((found) => found.phrase);
 }
 
-/** A noun phrase as `nounPhrases` gives it, and as the sentence writes it, lower-cased. */
-export interface WrittenPhrase {
-  /** Lemmas: "gutter guard" for "gutter guards", "GUTTER GUARDS" and "gutter guard". */
-  phrase: string;
-  /** The words as written, folded to lower case without accents: "gutter guards". */
+/** A word of a phrase: its lemma (`term`), as written, and whether a phrase may use it. */
+interface PhraseWord {
+  term: string;
   written: string;
+  pos: string;
+  /** Whether a phrase may use the word, whatever the tagger made of it. */
+  plain: boolean;
+  /** `plain`, and a word a phrase is made of (a noun or an adjective). */
+  usable: boolean;
+  /** Written as a name: capitalized after the sentence's first word. */
+  name: boolean;
+  hyphen: boolean;
 }
 
-/** `nounPhrases`, each with the words the sentence uses for it. */
-export function writtenNounPhrases(
+/**
+ * A sentence's words as phrases read them, words joined by hyphens made one. `excluded`, `named`
+ * and `gerunds` as `writtenNounPhrases` takes them.
+ */
+function phraseWords(
   sentence: TokenizedSentence,
   excluded: ReadonlySet<string>,
-  named: ReadonlySet<string> = new Set(),
-  gerunds: ReadonlySet<string> = new Set(),
-): WrittenPhrase[] {
-  const phrases: WrittenPhrase[] = [];
-  let run: { term: string; written: string; pos: string; name: boolean }[] = [];
-  const flush = () => {
-    for (let start = 0; start < run.length; start++) {
-      for (let length = 2; length <= 3 && start + length <= run.length; length++) {
-        const words = run.slice(start, start + length);
-        const head = words.at(-1)!;
-        if (!HEAD_TAGS.has(head.pos) || head.name || PEOPLE.has(head.term)) continue;
-        phrases.push({
-          phrase: words.map((w) => w.term).join(' '),
-          written: words.map((w) => w.written).join(' '),
-        });
-      }
-    }
-    run = [];
-  };
+  named: ReadonlySet<string>,
+  gerunds: ReadonlySet<string>,
+): PhraseWord[] {
   const loud = shouted(sentence);
-  const words = sentence.words.map((word, i) => {
+  const words = sentence.words.map((word, i): PhraseWord => {
     const pos = phrasePos(sentence, i, gerunds, loud);
     const lower = word.toLowerCase();
     // Folded, so that "façade" is a word of a topic and one with "facade".
@@ -321,6 +314,7 @@ export function writtenNounPhrases(
       hyphen: word === '-' && sentence.spaces[i] === '' && sentence.spaces[i + 1] === '',
     };
   });
+  const merged: PhraseWord[] = [];
   for (let i = 0; i < words.length; i++) {
     let word = words[i]!;
     // Words joined by hyphens are one word ("impact-resistant shingles" is not "resistant
@@ -340,6 +334,43 @@ export function writtenNounPhrases(
       };
       i += 2;
     }
+    merged.push(word);
+  }
+  return merged;
+}
+
+/** A noun phrase as `nounPhrases` gives it, and as the sentence writes it, lower-cased. */
+export interface WrittenPhrase {
+  /** Lemmas: "gutter guard" for "gutter guards", "GUTTER GUARDS" and "gutter guard". */
+  phrase: string;
+  /** The words as written, folded to lower case without accents: "gutter guards". */
+  written: string;
+}
+
+/** `nounPhrases`, each with the words the sentence uses for it. */
+export function writtenNounPhrases(
+  sentence: TokenizedSentence,
+  excluded: ReadonlySet<string>,
+  named: ReadonlySet<string> = new Set(),
+  gerunds: ReadonlySet<string> = new Set(),
+): WrittenPhrase[] {
+  const phrases: WrittenPhrase[] = [];
+  let run: { term: string; written: string; pos: string; name: boolean }[] = [];
+  const flush = () => {
+    for (let start = 0; start < run.length; start++) {
+      for (let length = 2; length <= 3 && start + length <= run.length; length++) {
+        const words = run.slice(start, start + length);
+        const head = words.at(-1)!;
+        if (!HEAD_TAGS.has(head.pos) || head.name || PEOPLE.has(head.term)) continue;
+        phrases.push({
+          phrase: words.map((w) => w.term).join(' '),
+          written: words.map((w) => w.written).join(' '),
+        });
+      }
+    }
+    run = [];
+  };
+  for (const word of phraseWords(sentence, excluded, named, gerunds)) {
     if (word.usable) run.push(word);
     else flush();
   }
@@ -372,28 +403,13 @@ function contains(phrase: string, part: string): boolean {
 /** The words of TRADE_WORDS a sentence uses as nouns, as `writtenNounPhrases` gives phrases. */
 export function tradeWords(
   sentence: TokenizedSentence,
+  excluded: ReadonlySet<string> = new Set(),
   named: ReadonlySet<string> = new Set(),
+  gerunds: ReadonlySet<string> = new Set(),
 ): WrittenPhrase[] {
-  const found: WrittenPhrase[] = [];
-  const loud = shouted(sentence);
-  sentence.words.forEach((word, i) => {
-    const pos = sentence.pos[i];
-    if (!(pos === 'NOUN' || (loud && pos === 'PROPN'))) return;
-    const folded = foldText(word);
-    const lemma = sentence.lemmas[i];
-    const term = loud
-      ? singularOfShouted(folded)
-      : lemma && lemma !== 'undefined'
-        ? foldText(lemma)
-        : folded;
-    if (
-      !TRADE_WORDS.has(term) ||
-      (i > 0 && named.has(folded) && word[0] !== word[0]!.toLowerCase())
-    )
-      return;
-    found.push({ phrase: term, written: WORD.test(folded) ? folded : term });
-  });
-  return found;
+  return phraseWords(sentence, excluded, named, gerunds)
+    .filter((word) => word.usable && word.pos === 'NOUN' && TRADE_WORDS.has(word.term))
+    .map((word) => ({ phrase: word.term, written: word.written }));
 }
 
 function slug(text: string): string {
@@ -426,17 +442,18 @@ export function computeTopics(
   const reviewsOf = new Map<string, Set<number>>();
   // How often each phrase (or word) is written each way: "seamless gutters" 5, "seamless gutter" 1.
   const writings = new Map<string, Map<string, number>>();
+  const note = (reviews: Map<string, Set<number>>, found: WrittenPhrase, index: number) => {
+    let set = reviews.get(found.phrase);
+    if (!set) reviews.set(found.phrase, (set = new Set()));
+    set.add(index);
+    let ways = writings.get(found.phrase);
+    if (!ways) writings.set(found.phrase, (ways = new Map()));
+    ways.set(found.written, (ways.get(found.written) ?? 0) + 1);
+  };
   analyses.forEach((analysis, index) => {
     for (const sentence of topicSentences(analysis)) {
-      for (const { phrase, written } of writtenNounPhrases(sentence, skipped, named, gerunds)) {
-        if (isName(phrase)) continue;
-        let set = reviewsOf.get(phrase);
-        if (!set) reviewsOf.set(phrase, (set = new Set()));
-        set.add(index);
-        let ways = writings.get(phrase);
-        if (!ways) writings.set(phrase, (ways = new Map()));
-        ways.set(written, (ways.get(written) ?? 0) + 1);
-      }
+      for (const found of writtenNounPhrases(sentence, skipped, named, gerunds))
+        if (!isName(found.phrase)) note(reviewsOf, found, index);
     }
   });
   // A phrase is shown the way the reviews write it most (the lemmas read "seamless gutter" for
@@ -566,14 +583,8 @@ export function computeTopics(
     const wordReviews = new Map<string, Set<number>>();
     analyses.forEach((analysis, index) => {
       for (const sentence of topicSentences(analysis))
-        for (const { phrase, written } of tradeWords(sentence, named)) {
-          let set = wordReviews.get(phrase);
-          if (!set) wordReviews.set(phrase, (set = new Set()));
-          set.add(index);
-          let ways = writings.get(phrase);
-          if (!ways) writings.set(phrase, (ways = new Map()));
-          ways.set(written, (ways.get(written) ?? 0) + 1);
-        }
+        for (const found of tradeWords(sentence, skipped, named, gerunds))
+          note(wordReviews, found, index);
     });
     const held = new Set(fromPhrases.flatMap((topic) => topic.id.split('-')));
     const byWord = [...wordReviews]
@@ -582,8 +593,7 @@ export function computeTopics(
           reviews.size >= minReviews &&
           reviews.size <= maxReviews &&
           !held.has(word) &&
-          !held.has(`${word}s`) &&
-          !fromPhrases.some((topic) => overlap(reviews, topic.reviews) >= TOPIC_MERGE_OVERLAP),
+          !held.has(`${word}s`),
       )
       .sort(([a, x], [b, y]) => y.size - x.size || (a < b ? -1 : a > b ? 1 : 0));
     for (const [word, reviews] of byWord) {
