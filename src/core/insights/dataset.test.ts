@@ -568,6 +568,45 @@ describe('topics that reviews of any business raise', () => {
     expect(claim.review_count).toBe(8);
     expect(topics.map((t) => t.label)).not.toContain('claim paperwork');
   });
+
+  test('phrases opening with the same thing of the trade are one theme ("hail claim", "hail damage")', () => {
+    const texts = [
+      'They walked us through the hail claim.',
+      'The hail claim went smoothly.',
+      'Our hail claim was approved.',
+      'They documented the hail damage.',
+      'The hail damage was worse than we thought.',
+      'They did a free hail inspection.',
+      'The hail inspection took an hour.',
+      'The final invoice matched the quote.',
+      'The final walkthrough was quick.',
+      'They left the final invoice on the porch.',
+      'We did the final walkthrough together.',
+    ];
+    const topics = labelsOf(texts, 20);
+    const hail = topics.find((t) => t.label === 'hail claim')!;
+    expect(hail.keywords).toEqual(['hail claim', 'hail damage', 'hail inspection']);
+    expect(hail.review_count).toBe(7);
+    expect(topics.map((t) => t.label).filter((label) => label.startsWith('hail'))).toEqual([
+      'hail claim',
+    ]);
+    // An opening word that is no thing of the trade groups nothing: a final invoice is not a
+    // final walkthrough.
+    expect(topics.map((t) => t.label)).toEqual(
+      expect.arrayContaining(['final invoice', 'final walkthrough']),
+    );
+  });
+
+  test('a thing of the trade in phrases of most reviews opens no theme of its own', () => {
+    const texts = [
+      ...Array.from({ length: 4 }, () => 'The hail claim was approved.'),
+      ...Array.from({ length: 3 }, () => 'The hail damage was bad.'),
+      ...Array.from({ length: 3 }, () => 'They sent a hail report.'),
+    ];
+    // Ten reviews of hail among twelve: hail is what this business does, not one theme of it.
+    const labels = labelsOf(texts, 2).map((t) => t.label);
+    expect(labels).toEqual(expect.arrayContaining(['hail claim', 'hail damage', 'hail report']));
+  });
 });
 
 describe('topics and the business name', () => {

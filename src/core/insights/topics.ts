@@ -21,6 +21,13 @@ export const TOPIC_MERGE_OVERLAP = 0.5;
  */
 export const TOPIC_CONTAINED = 0.8;
 /**
+ * Phrases that open with the same thing of the trade (TRADE_WORDS) are one theme, however the
+ * reviews go on: "hail claim", "hail damage" and "hail inspection"; "tpo roof" and "tpo
+ * membrane". A modifier in more than this share of the reviews names no theme of its own there
+ * (a business whose reviews are all about hail).
+ */
+export const TOPIC_MODIFIER_MAX_SHARE = 0.25;
+/**
  * A topic's first phrase is named by a longer phrase that holds it when this share of its reviews
  * use the longer one: "ice dam removal" rather than "dam removal".
  */
@@ -159,7 +166,9 @@ export const TRADE_WORDS: ReadonlySet<string> = new Set(
   tornado hurricane moss algae mold mildew rot attic insulation permit insurance adjuster claim
   warranty tarp soffit fascia siding decking underlayment tile slate shake metal solar ridge
   valley membrane coating sealant nail debris snow ice icicle tree branch squirrel raccoon
-  inspection financing dormer parapet drain ponding plywood drywall ceiling`.split(/\s+/),
+  inspection financing dormer parapet drain ponding plywood drywall ceiling tpo epdm pvc`.split(
+    /\s+/,
+  ),
 );
 
 /**
@@ -479,9 +488,27 @@ export function computeTopics(
     .filter(([, set]) => set.size >= minReviews && set.size <= maxReviews)
     .sort(([a, x], [b, y]) => y.size - x.size || (a < b ? -1 : a > b ? 1 : 0));
 
+  // The trade's things that open phrases of a theme here: in phrases of no more than
+  // TOPIC_MODIFIER_MAX_SHARE of the reviews.
+  const modifierReviews = new Map<string, Set<number>>();
+  for (const [phrase, reviews] of reviewsOf) {
+    const modifier = phrase.slice(0, phrase.indexOf(' '));
+    if (!TRADE_WORDS.has(modifier)) continue;
+    let set = modifierReviews.get(modifier);
+    if (!set) modifierReviews.set(modifier, (set = new Set()));
+    for (const review of reviews) set.add(review);
+  }
+  const themes = new Set(
+    [...modifierReviews]
+      .filter(([, reviews]) => reviews.size <= analyses.length * TOPIC_MODIFIER_MAX_SHARE)
+      .map(([modifier]) => modifier),
+  );
+
   // A phrase joins the group whose first (most used) phrase it overlaps most, or failing that the
-  // one whose first phrase shares a word with it and holds nearly all its reviews. Comparing with
-  // the first phrase, not the growing union, keeps a group from swallowing everything.
+  // one whose first phrase shares a word with it and holds nearly all its reviews, or failing that
+  // the one whose first phrase opens with the same thing of the trade ("hail damage" in "hail
+  // claim"). Comparing with the first phrase, not the growing union, keeps a group from
+  // swallowing everything.
   const groups: { phrases: string[]; first: Set<number>; reviews: Set<number> }[] = [];
   for (const [phrase, reviews] of candidates) {
     let best: (typeof groups)[number] | undefined;
@@ -511,7 +538,9 @@ export function computeTopics(
         ? best
         : withinShare >= TOPIC_CONTAINED
           ? within
-          : undefined;
+          : themes.has(words[0]!)
+            ? groups.find((group) => group.phrases[0]!.split(' ')[0] === words[0])
+            : undefined;
     if (joined) {
       joined.phrases.push(phrase);
       for (const review of reviews) joined.reviews.add(review);
