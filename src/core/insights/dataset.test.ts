@@ -597,6 +597,37 @@ describe('topics that reviews of any business raise', () => {
     );
   });
 
+  test("a thing of the trade that many of a small business's reviews name in one word is a topic", () => {
+    const themed = [
+      'They added insulation in the attic.',
+      'The insulation made a real difference this winter.',
+      'Blown-in insulation was part of the job.',
+      'We asked about insulation and got a straight answer.',
+      'Nobody else offered insulation.',
+      'The shingles look sharp.',
+      'We picked the shingles ourselves.',
+      'Our shingles were curling.',
+      'They matched the shingles.',
+      'Old shingles everywhere before.',
+    ];
+    // More phrases of two reviews each than there are places for topics.
+    const thin = ['pipe boot', 'drip edge', 'ridge cap', 'snow guard', 'chimney cap', 'garage door']
+      .concat(['fascia board', 'valley metal', 'soffit panel', 'storm door', 'deck railing'])
+      .concat(['cedar fence', 'patio cover'])
+      .flatMap((phrase) => [`The ${phrase} was fine.`, `They checked the ${phrase}.`]);
+    const small = labelsOf([...themed, ...thin], 10);
+    const insulation = small.find((t) => t.label === 'insulation')!;
+    expect(insulation.review_count).toBe(5);
+    expect(small).toHaveLength(12);
+    // What most roofs are made of says no more than "roof" does.
+    expect(small.map((t) => t.label)).not.toContain('shingles');
+    // A business of a hundred reviews or more repeats its phrases: a single word joins them only
+    // when they give too few topics.
+    const large = labelsOf([...themed, ...thin, ...thin.slice(0, 8)], 100);
+    expect(large.map((t) => t.label)).toContain('pipe boot');
+    expect(large.map((t) => t.label)).not.toContain('insulation');
+  });
+
   test('a thing of the trade in phrases of most reviews opens no theme of its own', () => {
     const texts = [
       ...Array.from({ length: 4 }, () => 'The hail claim was approved.'),

@@ -38,6 +38,13 @@ export const TOPIC_REVIEW_IDS_MAX = 100;
 export const SMALL_BUSINESS_REVIEWS = 100;
 /** A business gets at least this many topics when its reviews allow it (its services fill in). */
 export const TOPICS_MIN = 3;
+/**
+ * In a small business, a thing of the trade named in one word (TRADE_WORDS) by this share of the
+ * reviews, and at least four, is a topic of its own ("insulation", "financing").
+ */
+export const TOPIC_WORD_MIN_SHARE = 0.1;
+/** What most roofs are made of: alone, it says no more than "roof" does. */
+const TRADE_STAPLES = new Set(['shingle']);
 
 export const TopicSchema = z.object({
   id: z.string().meta({
@@ -607,15 +614,23 @@ export function computeTopics(
   }
   // Still too few (reviews of one service, say): the trade's things they name in one word,
   // ("skylights", "moss"), save a word a topic already holds ("gutter" beside "seamless gutters")
-  // or one whose reviews are mostly a topic's already.
-  if (fromPhrases.length < TOPICS_MIN) {
+  // or one whose reviews are mostly a topic's already. A small business's reviews seldom repeat a
+  // phrase, so there a thing named in one word by many of them is a topic too ("insulation",
+  // "financing"), ahead of phrases of two reviews.
+  const small = analyses.length < SMALL_BUSINESS_REVIEWS;
+  if (fromPhrases.length < TOPICS_MIN || small) {
     const wordReviews = new Map<string, Set<number>>();
     analyses.forEach((analysis, index) => {
       for (const sentence of topicSentences(analysis))
         for (const found of tradeWords(sentence, skipped, named, gerunds))
           note(wordReviews, found, index);
     });
-    const held = new Set(fromPhrases.flatMap((topic) => topic.id.split('-')));
+    const held = new Set(
+      fromPhrases.flatMap((topic) => [
+        ...topic.id.split('-'),
+        ...topic.keywords.flatMap((keyword) => keyword.split(/[\s-]+/)),
+      ]),
+    );
     const byWord = [...wordReviews]
       .filter(
         ([word, reviews]) =>
@@ -625,8 +640,18 @@ export function computeTopics(
           !held.has(`${word}s`),
       )
       .sort(([a, x], [b, y]) => y.size - x.size || (a < b ? -1 : a > b ? 1 : 0));
+    const themeMin = Math.max(
+      TOPIC_MIN_REVIEWS + 1,
+      Math.ceil(analyses.length * TOPIC_WORD_MIN_SHARE),
+    );
     for (const [word, reviews] of byWord) {
-      if (fromPhrases.length >= TOPICS_MIN) break;
+      const wanted =
+        fromPhrases.length < TOPICS_MIN ||
+        (small &&
+          !TRADE_STAPLES.has(word) &&
+          reviews.size >= themeMin &&
+          reviews.size <= analyses.length * TOPIC_MODIFIER_MAX_SHARE);
+      if (!wanted) continue;
       if (fromPhrases.some((topic) => overlap(reviews, topic.reviews) >= TOPIC_MERGE_OVERLAP))
         continue;
       fromPhrases.push({ id: word, label: shown(word), keywords: [shown(word)], reviews });
@@ -650,5 +675,6 @@ export function computeTopics(
         review_ids: reviews.slice(0, TOPIC_REVIEW_IDS_MAX).map((r) => r.id),
       };
     })
-    .sort((a, b) => b.review_count - a.review_count || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    .sort((a, b) => b.review_count - a.review_count || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, TOPICS_MAX);
 }
