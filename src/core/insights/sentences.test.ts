@@ -15,6 +15,26 @@ describe('splitSentences', () => {
     expect(sentences[0]!.pos).toEqual(['DET', 'NOUN', 'AUX', 'ADJ', 'PUNCT']);
   });
 
+  test('a number with its unit written on ends a sentence before a capital ("by 1pm. Clean")', () => {
+    const texts = (text: string) => splitSentences(text).map((s) => s.text);
+    expect(texts('They were done by 1pm. Clean, quick and polite.')).toEqual([
+      'They were done by 1pm.',
+      'Clean, quick and polite.',
+    ]);
+    expect(texts('Arrived 8AM. Left 5pm. Paid 10k. "Worth it."')).toEqual([
+      'Arrived 8AM.',
+      'Left 5pm.',
+      'Paid 10k.',
+      '"Worth it."',
+    ]);
+    // Before a small letter the sentence goes on; "3 p.m." is wink's own and stays as it was.
+    expect(texts('They use 30lb. felt paper.')).toEqual(['They use 30lb. felt paper.']);
+    expect(texts('Left by 3 p.m. The yard was clean.')).toEqual([
+      'Left by 3 p.m.',
+      'The yard was clean.',
+    ]);
+  });
+
   test('a run without a space longer than MAX_RUN is a sentence of one token that is no word', () => {
     // A pasted image: wink's tokenizer would take minutes over 300,000 characters.
     const blob = 'iVBORw0KGgo'.repeat(30_000);

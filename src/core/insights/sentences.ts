@@ -84,8 +84,16 @@ function longRun(run: string): TokenizedSentence {
 }
 
 /**
- * The sentences of a review: paragraphs (blank lines) first, then wink's sentence breaks; a run of
- * more than MAX_RUN characters without a space is a sentence of its own.
+ * Where a number with a unit written on to it ends a sentence: "done by 1pm. Clean", "paid 10k.
+ * Worth it", "a 20ft. Tall". Wink reads "1pm." as one token, a time like "p.m.", and runs the two
+ * sentences together.
+ */
+const UNIT_STOP = /(?<=\b\d[\d,.:]*[a-zA-Z]{1,3}\.)\s+(?=["'\u2018\u201c(]?\p{Lu})/gu;
+
+/**
+ * The sentences of a review: paragraphs (blank lines) first, then wink's sentence breaks, and a
+ * break after a number with its unit (UNIT_STOP); a run of more than MAX_RUN characters without
+ * a space is a sentence of its own.
  */
 export function splitSentences(text: string): TokenizedSentence[] {
   const sentences: TokenizedSentence[] = [];
@@ -95,13 +103,14 @@ export function splitSentences(text: string): TokenizedSentence[] {
         sentences.push(longRun(part.text));
         continue;
       }
-      nlp()
-        .readDoc(part.text)
-        .sentences()
-        .each((sentence: unknown) => {
-          const tokenized = tokenize(sentence as unknown as WinkUnit);
-          if (tokenized.text.length > 0) sentences.push(tokenized);
-        });
+      for (const piece of part.text.split(UNIT_STOP))
+        nlp()
+          .readDoc(piece)
+          .sentences()
+          .each((sentence: unknown) => {
+            const tokenized = tokenize(sentence as unknown as WinkUnit);
+            if (tokenized.text.length > 0) sentences.push(tokenized);
+          });
     }
   return sentences;
 }
