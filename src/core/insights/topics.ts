@@ -21,12 +21,13 @@ export const TOPIC_MERGE_OVERLAP = 0.5;
  */
 export const TOPIC_CONTAINED = 0.8;
 /**
- * Phrases that open with the same thing of the trade (TRADE_WORDS) are one theme, however the
- * reviews go on: "hail claim", "hail damage" and "hail inspection"; "tpo roof" and "tpo
- * membrane". A modifier in more than this share of the reviews names no theme of its own there
- * (a business whose reviews are all about hail).
+ * A thing of the trade (TRADE_WORDS) in more than this share of the reviews is what the business
+ * does, not one theme of it (hail, where the reviews are mostly about hail): it groups no phrases
+ * that open with it and is no one-word topic of a small business. Below it, phrases that open
+ * with the same thing are one theme, however the reviews go on: "hail claim", "hail damage" and
+ * "hail inspection"; "tpo roof" and "tpo membrane".
  */
-export const TOPIC_MODIFIER_MAX_SHARE = 0.25;
+export const TOPIC_THEME_MAX_SHARE = 0.25;
 /**
  * A topic's first phrase is named by a longer phrase that holds it when this share of its reviews
  * use the longer one: "ice dam removal" rather than "dam removal".
@@ -40,9 +41,11 @@ export const SMALL_BUSINESS_REVIEWS = 100;
 export const TOPICS_MIN = 3;
 /**
  * In a small business, a thing of the trade named in one word (TRADE_WORDS) by this share of the
- * reviews, and at least four, is a topic of its own ("insulation", "financing").
+ * reviews, and by TOPIC_WORD_MIN_REVIEWS at least, is a topic of its own ("insulation",
+ * "financing").
  */
 export const TOPIC_WORD_MIN_SHARE = 0.1;
+export const TOPIC_WORD_MIN_REVIEWS = 4;
 /** What most roofs are made of: alone, it says no more than "roof" does. */
 const TRADE_STAPLES = new Set(['shingle']);
 
@@ -496,7 +499,7 @@ export function computeTopics(
     .sort(([a, x], [b, y]) => y.size - x.size || (a < b ? -1 : a > b ? 1 : 0));
 
   // The trade's things that open phrases of a theme here: in phrases of no more than
-  // TOPIC_MODIFIER_MAX_SHARE of the reviews.
+  // TOPIC_THEME_MAX_SHARE of the reviews.
   const modifierReviews = new Map<string, Set<number>>();
   for (const [phrase, reviews] of reviewsOf) {
     const modifier = phrase.slice(0, phrase.indexOf(' '));
@@ -507,7 +510,7 @@ export function computeTopics(
   }
   const themes = new Set(
     [...modifierReviews]
-      .filter(([, reviews]) => reviews.size <= analyses.length * TOPIC_MODIFIER_MAX_SHARE)
+      .filter(([, reviews]) => reviews.size <= analyses.length * TOPIC_THEME_MAX_SHARE)
       .map(([modifier]) => modifier),
   );
 
@@ -641,7 +644,7 @@ export function computeTopics(
       )
       .sort(([a, x], [b, y]) => y.size - x.size || (a < b ? -1 : a > b ? 1 : 0));
     const themeMin = Math.max(
-      TOPIC_MIN_REVIEWS + 1,
+      TOPIC_WORD_MIN_REVIEWS,
       Math.ceil(analyses.length * TOPIC_WORD_MIN_SHARE),
     );
     for (const [word, reviews] of byWord) {
@@ -650,7 +653,7 @@ export function computeTopics(
         (small &&
           !TRADE_STAPLES.has(word) &&
           reviews.size >= themeMin &&
-          reviews.size <= analyses.length * TOPIC_MODIFIER_MAX_SHARE);
+          reviews.size <= analyses.length * TOPIC_THEME_MAX_SHARE);
       if (!wanted) continue;
       if (fromPhrases.some((topic) => overlap(reviews, topic.reviews) >= TOPIC_MERGE_OVERLAP))
         continue;
