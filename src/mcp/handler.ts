@@ -4,7 +4,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpDeps } from './deps.ts';
-import { problemOf, type JsonRpcId } from './messages.ts';
+import { isId, problemOf, type JsonRpcId } from './messages.ts';
 import { clientKey, RateLimiter } from '../hub/rate-limit.ts';
 import { readBounded, webChunks } from '../http/bounded-body.ts';
 import {
@@ -213,12 +213,14 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     if (limiter) {
       const key = clientKey(context.clientAddress ?? 'unknown');
       const decision = limiter.take(key, now(), Math.min(messages.length, MCP_MAX_BATCH));
+      // A single request's refusal carries its id, so a client can tell which call was refused.
+      const refusedId = Array.isArray(body) ? undefined : (body as { id?: unknown } | null)?.id;
       if (!decision.allowed)
         return jsonRpcError(
           429,
           -32000,
           `Too Many Requests: at most ${options.rateLimitPerMinute} messages a minute per client; retry in ${decision.retryAfterSeconds} s`,
-          null,
+          isId(refusedId) ? refusedId : null,
           { 'Retry-After': String(decision.retryAfterSeconds) },
         );
     }

@@ -41,7 +41,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A request id as MCP has them: a string or a whole number (JSON-RPC advises against fractions). */
-const isId = (value: unknown): value is string | number =>
+export const isId = (value: unknown): value is string | number =>
   typeof value === 'string' || Number.isSafeInteger(value);
 
 /** The deepest first issue of a (possibly union) schema failure, as `path: message`. */

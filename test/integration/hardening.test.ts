@@ -24,7 +24,7 @@ const metrics = createMetrics();
 let server: RunningServer;
 let limited: RunningServer;
 
-function initializeMessage(protocolVersion: string, id = 1) {
+function initializeMessage(protocolVersion: string, id: string | number = 1) {
   return {
     jsonrpc: '2.0',
     id,
@@ -162,10 +162,15 @@ describe('the /mcp rate limit', () => {
       );
       expect(response.status).toBe(200);
     }
-    const refused = await post(limited.url, initializeMessage('2025-06-18'), from('203.0.113.7'));
+    const refused = await post(
+      limited.url,
+      initializeMessage('2025-06-18', 'call-6'),
+      from('203.0.113.7'),
+    );
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await refused.json()).toMatchObject({ error: { code: -32000 } });
+    // The refusal names the request it refuses.
+    expect(await refused.json()).toMatchObject({ error: { code: -32000 }, id: 'call-6' });
     // Another client behind the same (trusted) proxy is not locked out.
     const other = await post(limited.url, initializeMessage('2025-06-18'), from('198.51.100.9'));
     expect(other.status).toBe(200);
