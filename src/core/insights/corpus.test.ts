@@ -103,3 +103,30 @@ test('the validation set the decision settings are chosen on shares no sentence 
   );
   expect(shared.map((s) => s.id)).toEqual([]);
 });
+
+test('the sets written but not trained on are valid corpus lines that share no sentence with the corpus, the validation set or the test sets', async () => {
+  const key = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+  const folder = path.join(root, 'training/aspects/not-trained');
+  const sentences: CorpusSentence[] = [];
+  for (const name of (await readdir(folder)).filter((n) => n.endsWith('.jsonl')).sort())
+    sentences.push(...parseCorpusFile(name, await readFile(path.join(folder, name), 'utf8')));
+  expect(sentences.length).toBeGreaterThanOrEqual(1000);
+  const elsewhere = new Set<string>((await corpus()).map((s) => key(s.text)));
+  for (const folder of ['training/aspects/validation', 'test/fixtures'])
+    for (const name of (await readdir(path.join(root, folder))).filter((n) => n.endsWith('.jsonl')))
+      for (const s of parseJsonLines(
+        name,
+        await readFile(path.join(root, folder, name), 'utf8'),
+        LabelledSentenceSchema,
+      ))
+        elsewhere.add(key(s.text));
+  const ids = new Set<string>();
+  const repeated: string[] = [];
+  for (const { id, text } of sentences) {
+    if (ids.has(id) || elsewhere.has(key(text))) repeated.push(id);
+    ids.add(id);
+    elsewhere.add(key(text));
+  }
+  // Moved into the corpus, they must not break its rule that no sentence appears twice.
+  expect(repeated).toEqual([]);
+});
