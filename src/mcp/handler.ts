@@ -214,7 +214,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       const key = clientKey(context.clientAddress ?? 'unknown');
       const decision = limiter.take(key, now(), Math.min(messages.length, MCP_MAX_BATCH));
       // A single request's refusal carries its id, so a client can tell which call was refused.
-      const refusedId = Array.isArray(body) ? undefined : (body as { id?: unknown } | null)?.id;
+      const refusedId: unknown = Array.isArray(body) ? null : messages[0]?.id;
       if (!decision.allowed)
         return jsonRpcError(
           429,

@@ -14,6 +14,9 @@ import { parseCorpusFile, parseJsonLines, renderCoverage, type CorpusSentence } 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dir = path.join(root, 'training/aspects/corpus');
 
+/** A sentence as the rule that no sentence appears twice compares it: any case, any spacing. */
+const key = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
 async function corpus(): Promise<CorpusSentence[]> {
   const sentences: CorpusSentence[] = [];
   for (const name of (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort())
@@ -29,10 +32,9 @@ test('the training corpus is valid, large, has no sentence twice, and covers eve
   const seen = new Map<string, string>();
   const repeated: string[] = [];
   for (const { id, text } of sentences) {
-    const key = text.toLowerCase().replace(/\s+/g, ' ').trim();
-    const first = seen.get(key);
+    const first = seen.get(key(text));
     if (first) repeated.push(`${id} repeats ${first}`);
-    else seen.set(key, id);
+    else seen.set(key(text), id);
   }
   expect(repeated).toEqual([]);
   for (const aspect of ASPECT_IDS)
@@ -74,29 +76,31 @@ test('a bad corpus line is an error naming the file, line and field', () => {
   ).toThrow(/^x\.jsonl:1: aspects\.0\.aspect: /);
 });
 
+/** The labelled sentences of the JSON-lines files in `folder` whose names pass `names`. */
+async function labelled(
+  folder: string,
+  names: (n: string) => boolean,
+): Promise<LabelledSentence[]> {
+  const sentences: LabelledSentence[] = [];
+  for (const name of (await readdir(path.join(root, folder))).filter(names).sort())
+    sentences.push(
+      ...parseJsonLines(
+        name,
+        await readFile(path.join(root, folder, name), 'utf8'),
+        LabelledSentenceSchema,
+      ),
+    );
+  return sentences;
+}
+const testSets = () =>
+  labelled('test/fixtures', (n) => n.startsWith('absa-') && n.endsWith('.jsonl'));
+const validationSet = () => labelled('training/aspects/validation', (n) => n.endsWith('.jsonl'));
+
 test('the validation set the decision settings are chosen on shares no sentence with the corpus or the test sets', async () => {
-  const key = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
-  const read = async (folder: string, names: (n: string) => boolean) => {
-    const sentences: LabelledSentence[] = [];
-    for (const name of (await readdir(path.join(root, folder))).filter(names).sort())
-      sentences.push(
-        ...parseJsonLines(
-          name,
-          await readFile(path.join(root, folder, name), 'utf8'),
-          LabelledSentenceSchema,
-        ),
-      );
-    return sentences;
-  };
-  const validation = await read('training/aspects/validation', (n) => n.endsWith('.jsonl'));
+  const validation = await validationSet();
   expect(validation.length).toBeGreaterThanOrEqual(1500);
   expect(new Set(validation.map((s) => s.id)).size).toBe(validation.length);
-  const elsewhere = new Set(
-    [
-      ...(await corpus()),
-      ...(await read('test/fixtures', (n) => n.startsWith('absa-') && n.endsWith('.jsonl'))),
-    ].map((s) => key(s.text)),
-  );
+  const elsewhere = new Set([...(await corpus()), ...(await testSets())].map((s) => key(s.text)));
   // Stock lines of four words or fewer ("Highly recommend!") any writer may use.
   const shared = validation.filter(
     (s) => s.text.split(/\s+/).length > 4 && elsewhere.has(key(s.text)),
@@ -105,21 +109,16 @@ test('the validation set the decision settings are chosen on shares no sentence 
 });
 
 test('the sets written but not trained on are valid corpus lines that share no sentence with the corpus, the validation set or the test sets', async () => {
-  const key = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
   const folder = path.join(root, 'training/aspects/not-trained');
   const sentences: CorpusSentence[] = [];
   for (const name of (await readdir(folder)).filter((n) => n.endsWith('.jsonl')).sort())
     sentences.push(...parseCorpusFile(name, await readFile(path.join(folder, name), 'utf8')));
   expect(sentences.length).toBeGreaterThanOrEqual(1000);
-  const elsewhere = new Set<string>((await corpus()).map((s) => key(s.text)));
-  for (const folder of ['training/aspects/validation', 'test/fixtures'])
-    for (const name of (await readdir(path.join(root, folder))).filter((n) => n.endsWith('.jsonl')))
-      for (const s of parseJsonLines(
-        name,
-        await readFile(path.join(root, folder, name), 'utf8'),
-        LabelledSentenceSchema,
-      ))
-        elsewhere.add(key(s.text));
+  const elsewhere = new Set(
+    [...(await corpus()), ...(await validationSet()), ...(await testSets())].map((s) =>
+      key(s.text),
+    ),
+  );
   const ids = new Set<string>();
   const repeated: string[] = [];
   for (const { id, text } of sentences) {
