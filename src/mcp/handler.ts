@@ -213,9 +213,9 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     if (limiter) {
       const key = clientKey(context.clientAddress ?? 'unknown');
       const decision = limiter.take(key, now(), Math.min(messages.length, MCP_MAX_BATCH));
-      // A single request's refusal carries its id, so a client can tell which call was refused.
-      const refusedId: unknown = Array.isArray(body) ? null : messages[0]?.id;
-      if (!decision.allowed)
+      if (!decision.allowed) {
+        // A single request's refusal carries its id, so a client can tell which call was refused.
+        const refusedId: unknown = Array.isArray(body) ? null : messages[0]?.id;
         return jsonRpcError(
           429,
           -32000,
@@ -223,6 +223,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
           isId(refusedId) ? refusedId : null,
           { 'Retry-After': String(decision.retryAfterSeconds) },
         );
+      }
     }
     const problem = problemOf(messages, Array.isArray(body));
     if (problem)
