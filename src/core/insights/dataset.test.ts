@@ -4,6 +4,7 @@ import { createAspectAnalyzer } from './aspects.ts';
 import { monthsBefore } from './aspect-stats.ts';
 import { INSIGHTS_SECTIONS, InsightsDatasetSchema } from './dataset-schema.ts';
 import { buildInsights } from './dataset.ts';
+import { themeLabel } from './topics.ts';
 import type { InsightsEditorial } from './editorial.ts';
 import { ASPECT_IDS, LexiconSchema } from './lexicon.ts';
 import { makeBusiness, makeReview } from '../../../test/support/builders.ts';
@@ -630,6 +631,53 @@ describe('topics that reviews of any business raise', () => {
     expect(large.map((t) => t.label)).not.toContain('insulation');
   });
 
+  test("a harm or errand a small business's reviews name is a topic by what they judge of it", () => {
+    const texts = [
+      'We found nails in the driveway for a week.',
+      'They left nails in the yard.',
+      'Found nails in the driveway after they left.',
+      'I kept finding nails in the yard.',
+      'The crew let my son hold a nail gun.',
+      'They came right after the first snow.',
+      'We called them the week of the first snow.',
+      'The snow had melted by the time they came.',
+      'Booked them before snow season.',
+      // Enough phrase topics that no thing of the trade fills in for want of topics.
+      ...['pipe boot', 'drip edge', 'ridge cap'].flatMap((phrase) => [
+        `The ${phrase} was fine.`,
+        `They checked the ${phrase}.`,
+      ]),
+    ];
+    // The lexicon's cleanup complaint, without its cue (which reads any nail as cleanup).
+    const lexicon = makeLexicon();
+    lexicon.aspects.cleanup!.cues = [];
+    const reviews = [...texts, ...Array.from({ length: 8 }, () => 'Good work.')].map((text, i) =>
+      makeReview({ id: `p-${i}`, text }),
+    );
+    const business = makeBusiness(INSIGHTS_BUSINESS);
+    const topics = buildInsights(business, reviews, editorial, lexicon, null).topics;
+    const nails = topics.find((t) => t.label === 'nail cleanup')!;
+    // The reviews that judge the cleanup, not the one about the nail gun.
+    expect(nails.review_ids.toSorted()).toEqual(['p-0', 'p-1', 'p-2', 'p-3']);
+    expect(nails).toMatchObject({ id: 'nail-cleanup', keywords: ['nails'], review_count: 4 });
+    // A season named as a date judges nothing: no topic.
+    expect(topics.map((t) => t.label).join(' | ')).not.toMatch(/snow|^nails?$/);
+  });
+
+  test('a harm or errand is named with what its reviews judge, as a person would name it', () => {
+    expect(themeLabel('leak', 'workmanship')).toBe('leak repair');
+    expect(themeLabel('leak', 'estimate_inspection')).toBe('leak detection');
+    expect(themeLabel('hail', 'workmanship')).toBe('hail damage repair');
+    expect(themeLabel('moss', 'workmanship')).toBe('moss removal');
+    expect(themeLabel('nail', 'cleanup')).toBe('nail cleanup');
+    expect(themeLabel('insurance', 'insurance_claims')).toBe('insurance claim help');
+    expect(themeLabel('claim', 'insurance_claims')).toBe('insurance claim help');
+    expect(themeLabel('hail', 'insurance_claims')).toBe('hail claim help');
+    expect(themeLabel('warranty', 'warranty')).toBe('warranty');
+    expect(themeLabel('permit', 'professionalism')).toBe('permits');
+    expect(themeLabel('storm', 'timeliness')).toBe('storm scheduling');
+  });
+
   test('a thing of the trade in phrases of most reviews opens no theme of its own', () => {
     const texts = [
       ...Array.from({ length: 4 }, () => 'The hail claim was approved.'),
@@ -758,6 +806,8 @@ describe('topics for every size', () => {
         expect(topic.review_ids.every((id) => reviews.some((r) => r.id === id))).toBe(true);
         expect(topic.average_rating).not.toBeNull();
         expect(topic.label).toMatch(/^[a-z][a-z &'-]+$/);
+        // A harm or an errand alone says nothing of the reviews ("snow" held "the first snow").
+        expect(['leak', 'nail', 'snow', 'insurance', 'hail', 'storm']).not.toContain(topic.id);
       }
     }
   });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { compareNewestFirst, isEnglish, roundedMean, type Review } from '../review.ts';
 import { foldText } from '../text.ts';
 import type { ReviewAnalysis } from './analysis.ts';
+import { ASPECT_IDS, type AspectId } from './lexicon.ts';
 import type { TokenizedSentence } from './sentences.ts';
 
 export const TOPICS_MAX = 12;
@@ -55,7 +56,8 @@ export const TopicSchema = z.object({
       'the label as a slug of its words in their base form (gutter guards: gutter-guard)',
   }),
   label: z.string().meta({
-    description: 'the phrase of the topic, lower-cased, as its reviews write it most',
+    description:
+      'the phrase of the topic, lower-cased, as its reviews write it most; a harm or errand of the trade named in one word (a leak, nails, the insurance claim) is named with the aspect its reviews judge of it: leak repair, nail cleanup',
   }),
   keywords: z.array(z.string()).meta({
     description: 'phrases of the topic as its reviews write them, most used first',
@@ -169,7 +171,7 @@ export const OPINION_WORDS: ReadonlySet<string> = new Set(
 /**
  * The things of the roofing trade a review names in one word: the roof's parts, its materials,
  * the weather that harms it, the paperwork around it. When a small business's reviews give too
- * few phrase topics and services, these make topics on their own ("skylights", "moss").
+ * few phrase topics and services, these make topics on their own ("skylights", "moss removal").
  */
 export const TRADE_WORDS: ReadonlySet<string> = new Set(
   `shingle gutter downspout chimney skylight flashing vent ventilation leak hail storm wind
@@ -431,6 +433,68 @@ export function tradeWords(
     .map((word) => ({ phrase: word.term, written: word.written }));
 }
 
+/**
+ * The things of the trade that are no part of a roof but what befalls it or the job (a leak, hail,
+ * moss, nails in the yard, the insurance claim): named alone they say nothing of the reviews
+ * ("snow" holds "the first snow" as a date), so they are named by what their reviews judge.
+ */
+const TRADE_CONDITIONS: ReadonlySet<string> = new Set(
+  `leak hail storm wind tornado hurricane moss algae mold mildew rot nail debris snow ice icicle
+  tree branch squirrel raccoon insurance adjuster claim permit warranty inspection financing
+  ponding`.split(/\s+/),
+);
+/** Stands for "any aspect" where a word's reviews are counted by the aspects they judge. */
+const JUDGED = 'judged' as const;
+/** Harm to a roof, named by what is done about it: "hail damage repair", "moss removal". */
+const DAMAGE = new Set(
+  'hail storm wind tornado hurricane snow ice tree branch squirrel raccoon'.split(' '),
+);
+const GROWTH = new Set('moss algae mold mildew'.split(' '));
+/** Things that are themselves the business of an aspect: they need no word for it. */
+const ASPECT_THINGS: Partial<Record<AspectId, ReadonlySet<string>>> = {
+  insurance_claims: new Set(['insurance', 'claim', 'adjuster']),
+  warranty: new Set(['warranty']),
+  estimate_inspection: new Set(['inspection']),
+  price_value: new Set(['financing']),
+  professionalism: new Set(['permit']),
+};
+
+/**
+ * A thing of the trade (its base form) named with what its reviews judge of it, as a person
+ * would name the theme: "leak repair", "gutter work", "nail cleanup", "insurance claim help",
+ * "skylight warranty".
+ */
+export function themeLabel(word: string, aspect: AspectId): string {
+  if (aspect === 'insurance_claims' && ASPECT_THINGS.insurance_claims!.has(word))
+    return 'insurance claim help';
+  if (ASPECT_THINGS[aspect]?.has(word)) return word === 'permit' ? 'permits' : word;
+  switch (aspect) {
+    case 'workmanship':
+      if (word === 'leak') return 'leak repair';
+      if (DAMAGE.has(word)) return `${word} damage repair`;
+      if (GROWTH.has(word)) return `${word} removal`;
+      return `${word} work`;
+    case 'estimate_inspection':
+      return word === 'leak' ? 'leak detection' : `${word} inspection`;
+    case 'cleanup':
+      return `${word} cleanup`;
+    case 'price_value':
+      return `${word} cost`;
+    case 'timeliness':
+      return `${word} scheduling`;
+    case 'communication':
+      return `${word} updates`;
+    case 'professionalism':
+      return `${word} expertise`;
+    case 'insurance_claims':
+      return `${word} claim help`;
+    case 'warranty':
+      return `${word} warranty`;
+    case 'customer_service':
+      return `${word} service`;
+  }
+}
+
 function slug(text: string): string {
   return foldText(text)
     .replace(/[^a-z0-9]+/g, '-')
@@ -623,11 +687,49 @@ export function computeTopics(
   const small = analyses.length < SMALL_BUSINESS_REVIEWS;
   if (fromPhrases.length < TOPICS_MIN || small) {
     const wordReviews = new Map<string, Set<number>>();
+    // Per word, the reviews in which a sentence using it judges each aspect, and any (JUDGED).
+    const wordAspects = new Map<string, Map<AspectId | typeof JUDGED, Set<number>>>();
     analyses.forEach((analysis, index) => {
-      for (const sentence of topicSentences(analysis))
+      if (!isEnglish(analysis.review.language)) return;
+      for (const sentence of analysis.title)
         for (const found of tradeWords(sentence, skipped, named, gerunds))
           note(wordReviews, found, index);
+      for (const sentence of analysis.sentences)
+        for (const found of tradeWords(sentence.tokens, skipped, named, gerunds)) {
+          note(wordReviews, found, index);
+          let byAspect = wordAspects.get(found.phrase);
+          if (!byAspect) wordAspects.set(found.phrase, (byAspect = new Map()));
+          for (const aspect of sentence.aspects.length > 0
+            ? [...sentence.aspects.map((opinion) => opinion.aspect), JUDGED]
+            : []) {
+            let set = byAspect.get(aspect);
+            if (!set) byAspect.set(aspect, (set = new Set()));
+            set.add(index);
+          }
+        }
     });
+    /**
+     * What the reviews naming a thing say about it: of the reviews that judge something in a
+     * sentence naming it, the aspect at least half of them judge there, with those reviews ("nail
+     * cleanup": the nails left in the yard, not the nail gun); none when no aspect holds half of
+     * them or when they judge nothing there (the first snow, named as a date).
+     */
+    const themeOf = (word: string) => {
+      let best: { aspect: AspectId; reviews: Set<number> } | undefined;
+      for (const aspect of ASPECT_IDS) {
+        const judged = wordAspects.get(word)?.get(aspect);
+        if (!judged) continue;
+        // Ties go to the aspect the thing is the business of ("insurance": the claim).
+        const ahead = judged.size > (best?.reviews.size ?? 0);
+        const owns = judged.size === best?.reviews.size && ASPECT_THINGS[aspect]?.has(word);
+        if (ahead || owns) best = { aspect, reviews: judged };
+      }
+      const judging = wordAspects.get(word)?.get(JUDGED)?.size ?? 0;
+      if (!best || best.reviews.size * 2 < judging || best.reviews.size < minReviews)
+        return undefined;
+      const label = themeLabel(word, best.aspect);
+      return { id: slug(label), label, keywords: [shown(word)], reviews: best.reviews };
+    };
     const held = new Set(
       fromPhrases.flatMap((topic) => [
         ...topic.id.split('-'),
@@ -648,16 +750,26 @@ export function computeTopics(
       Math.ceil(analyses.length * TOPIC_WORD_MIN_SHARE),
     );
     for (const [word, reviews] of byWord) {
-      const wanted =
-        fromPhrases.length < TOPICS_MIN ||
-        (small &&
-          !TRADE_STAPLES.has(word) &&
-          reviews.size >= themeMin &&
-          reviews.size <= analyses.length * TOPIC_THEME_MAX_SHARE);
-      if (!wanted) continue;
-      if (fromPhrases.some((topic) => overlap(reviews, topic.reviews) >= TOPIC_MERGE_OVERLAP))
-        continue;
-      fromPhrases.push({ id: word, label: shown(word), keywords: [shown(word)], reviews });
+      const bare = { id: word, label: shown(word), keywords: [shown(word)], reviews };
+      // A part or material is a topic by its name ("skylights"); a harm, a growth or an errand
+      // only by what its reviews judge of it ("leak repair", not "leak" nor the first snow).
+      const theme = TRADE_CONDITIONS.has(word) ? themeOf(word) : bare;
+      const topic =
+        fromPhrases.length < TOPICS_MIN
+          ? (theme ?? bare)
+          : small &&
+              theme &&
+              !TRADE_STAPLES.has(word) &&
+              reviews.size >= themeMin &&
+              reviews.size <= analyses.length * TOPIC_THEME_MAX_SHARE
+            ? theme
+            : undefined;
+      if (!topic) continue;
+      // "insurance" and "claim" both name the insurance claim help: one topic of that name.
+      const repeated = (other: (typeof fromPhrases)[number]) =>
+        other.id === topic.id || overlap(topic.reviews, other.reviews) >= TOPIC_MERGE_OVERLAP;
+      if (fromPhrases.some(repeated)) continue;
+      fromPhrases.push(topic);
     }
   }
 
