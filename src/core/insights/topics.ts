@@ -188,7 +188,8 @@ export const TRADE_WORDS: ReadonlySet<string> = new Set(
  * door neighbor"), and the people of a business are its entities, not topics.
  */
 const PEOPLE = new Set(
-  `manager salesman saleswoman salesperson owner foreman supervisor estimator representative rep
+  `manager salesman saleswoman salesperson owner foreman supervisor estimator inspector
+  representative rep
   husband wife son daughter neighbor neighbour mom dad mother father boss lady gentleman man
   woman receptionist secretary assistant`.split(/\s+/),
 );
