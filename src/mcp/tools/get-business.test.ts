@@ -1,9 +1,7 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from 'vitest';
 import { loadContent } from '../../content/load-content.ts';
 import { computeAggregateRating } from '../../core/review.ts';
-import type { McpDeps } from '../deps.ts';
+import { toolHandler } from '../../../test/support/tool-handler.ts';
 import { registerGetBusiness, summarizeBusiness } from './get-business.ts';
 
 const { business, reviews } = await loadContent({
@@ -26,14 +24,9 @@ test("a get_business answer's text names the business, its rating and the ids to
 });
 
 test('get_business gives its answer that text (shown when the JSON is too large to repeat)', async () => {
-  let handler: (() => Promise<CallToolResult>) | undefined;
-  const server = {
-    registerTool: (_name: string, _config: unknown, registered: typeof handler) => {
-      handler = registered;
-      return {};
-    },
-  } as unknown as McpServer;
-  registerGetBusiness(server, { summary: { business, aggregate_rating: rating } } as McpDeps);
-  const result = await handler!();
+  const handler = toolHandler(registerGetBusiness, {
+    summary: { business, aggregate_rating: rating },
+  } as never);
+  const result = await handler();
   expect(result.content).toEqual([{ type: 'text', text: summarizeBusiness(business, rating) }]);
 });

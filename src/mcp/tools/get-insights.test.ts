@@ -1,9 +1,7 @@
 import { expect, test } from 'vitest';
 import { loadContent } from '../../content/load-content.ts';
 import { buildInsights } from '../../core/insights/dataset.ts';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpDeps } from '../deps.ts';
+import { toolHandler } from '../../../test/support/tool-handler.ts';
 import { registerGetInsights, summarizeInsights } from './get-insights.ts';
 
 const content = await loadContent({
@@ -54,16 +52,9 @@ test('the text of one section speaks of that section only, and long lists are co
 });
 
 test('get_insights gives its answer that text (shown when the JSON is too large to repeat)', async () => {
-  let handler: ((args: Record<string, unknown>) => Promise<CallToolResult>) | undefined;
-  const server = {
-    registerTool: (_name: string, _config: unknown, registered: typeof handler) => {
-      handler = registered;
-      return {};
-    },
-  } as unknown as McpServer;
-  registerGetInsights(server, { insights } as McpDeps);
-  const whole = await handler!({});
+  const handler = toolHandler(registerGetInsights, { insights });
+  const whole = await handler();
   expect(whole.content).toEqual([{ type: 'text', text: summarizeInsights(insights) }]);
-  const faq = await handler!({ section: 'faq' });
+  const faq = await handler({ section: 'faq' });
   expect((faq.content[0] as { text: string }).text).toMatch(/FAQ: \d+ question/);
 });

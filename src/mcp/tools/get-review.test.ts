@@ -1,8 +1,6 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from 'vitest';
 import { makeReview } from '../../../test/support/builders.ts';
-import type { McpDeps } from '../deps.ts';
+import { toolHandler } from '../../../test/support/tool-handler.ts';
 import { TEXT_MIRROR_MAX_BYTES, shapeResult } from '../server.ts';
 import { registerGetReview, summarizeReview } from './get-review.ts';
 
@@ -30,16 +28,9 @@ test("a long review's text block is the review as a person reads it, its text wh
 });
 
 test('get_review of a review too long to repeat as JSON answers that text', async () => {
-  let handler: ((args: { id: string }) => CallToolResult) | undefined;
-  const server = {
-    registerTool: (_name: string, _config: unknown, registered: typeof handler) => {
-      handler = registered;
-      return {};
-    },
-  } as unknown as McpServer;
   const index = { getReview: (id: string) => (id === long.id ? long : undefined) };
-  registerGetReview(server, { index } as unknown as McpDeps);
-  const answer = handler!({ id: long.id });
+  const handler = toolHandler(registerGetReview, { index } as never);
+  const answer = await handler({ id: long.id });
   expect(Buffer.byteLength(JSON.stringify(answer.structuredContent))).toBeGreaterThan(
     TEXT_MIRROR_MAX_BYTES,
   );

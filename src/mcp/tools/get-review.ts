@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ReviewSchema, SlugSchema, type Review } from '../../core/review.ts';
 import type { McpDeps } from '../deps.ts';
 import { READ_ONLY_ANNOTATIONS, runTool, toolError } from '../tool-result.ts';
+import { reviewHeading } from './review-text.ts';
 
 /**
  * The text of a get_review answer too large to repeat as JSON: the review as a person reads it,
@@ -11,11 +12,8 @@ import { READ_ONLY_ANNOTATIONS, runTool, toolError } from '../tool-result.ts';
  * structuredContent.
  */
 export function summarizeReview(review: Review): string {
-  const by = review.author.location
-    ? `${review.author.name}, ${review.author.location}`
-    : review.author.name;
   const lines = [
-    `Review ${review.id}: ${review.rating} of 5 stars on ${review.date} by ${by}.`,
+    reviewHeading(review),
     ...(review.title === null ? [] : [review.title]),
     review.text,
   ];

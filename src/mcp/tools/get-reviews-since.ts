@@ -6,6 +6,7 @@ import { ReviewSchema } from '../../core/review.ts';
 import type { McpDeps } from '../deps.ts';
 import { CursorSchema, PageLimitSchema, decodeCursor, nextCursor } from '../paging.ts';
 import { READ_ONLY_ANNOTATIONS, runTool } from '../tool-result.ts';
+import { pageText } from './review-text.ts';
 
 export const SincePageSchema = z.object({
   since: IsoDateSchema,
@@ -57,7 +58,10 @@ export function registerGetReviewsSince(server: McpServer, deps: McpDeps): Regis
           };
         },
         (page) =>
-          `${String(page.count)} of ${String(page.total)} reviews dated on or after ${date}, newest first${page.next_cursor ? `; next page: cursor ${String(page.next_cursor)}` : ''}. The reviews are in structuredContent.`,
+          pageText(
+            `${String(page.count)} of ${String(page.total)} reviews dated on or after ${date}`,
+            page,
+          ),
       ),
   );
 }

@@ -6,6 +6,7 @@ import { SearchParamsSchema, SearchResultSchema } from '../../core/search.ts';
 import type { McpDeps } from '../deps.ts';
 import { CursorSchema, decodeCursor, nextCursor } from '../paging.ts';
 import { READ_ONLY_ANNOTATIONS, runTool } from '../tool-result.ts';
+import { pageText } from './review-text.ts';
 
 const SearchPageResultSchema = SearchResultSchema.extend({
   next_cursor: z
@@ -39,8 +40,7 @@ export function registerSearchReviews(server: McpServer, deps: McpDeps): Registe
             reviews,
           };
         },
-        (page) =>
-          `${String(page.count)} of ${String(page.total)} matching reviews, newest first${page.next_cursor ? `; next page: cursor ${String(page.next_cursor)}` : ''}. The reviews are in structuredContent.`,
+        (page) => pageText(`${String(page.count)} of ${String(page.total)} matching reviews`, page),
       ),
   );
 }
