@@ -26,6 +26,12 @@ test('an excerpt is the start of the text, cut at a word, with an ellipsis when 
   expect(cut.endsWith('…')).toBe(true);
   expect(story.startsWith(cut.slice(0, -1))).toBe(true);
   expect(story.charAt(cut.length - 1)).toMatch(/[ .]/);
+  // One long word of emoji is cut between two of them, never inside one.
+  const emoji = excerpt('🏠'.repeat(EXCERPT_MAX_CHARS));
+  expect(emoji).toBe(`${'🏠'.repeat(EXCERPT_MAX_CHARS / 2)}…`);
+  expect(excerpt(`x${'🏠'.repeat(EXCERPT_MAX_CHARS)}`)).toBe(
+    `x${'🏠'.repeat(EXCERPT_MAX_CHARS / 2 - 1)}…`,
+  );
 });
 
 test.each([

@@ -20,7 +20,9 @@ export function excerpt(text: string): string {
   if (flat.length <= EXCERPT_MAX_CHARS) return flat;
   const cut = flat.slice(0, EXCERPT_MAX_CHARS);
   const space = cut.lastIndexOf(' ');
-  return `${(space > 0 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
+  // Without a space to cut at, the cut may fall inside an emoji: its first half goes too.
+  const start = space > 0 ? cut.slice(0, space) : cut.replace(/[\uD800-\uDBFF]$/, '');
+  return `${start.replace(/[\s,;:.-]+$/, '')}…`;
 }
 
 /** One line per review of a page: its heading, title and the start of its text. */
