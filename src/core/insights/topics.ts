@@ -444,20 +444,25 @@ const TRADE_CONDITIONS: ReadonlySet<string> = new Set(
   tree branch squirrel raccoon insurance adjuster claim permit warranty inspection financing
   ponding`.split(/\s+/),
 );
-/** Stands for "any aspect" where a word's reviews are counted by the aspects they judge. */
-const JUDGED = 'judged' as const;
 /** Harm to a roof, named by what is done about it: "hail damage repair", "moss removal". */
 const DAMAGE = new Set(
   'hail storm wind tornado hurricane snow ice tree branch squirrel raccoon'.split(' '),
 );
 const GROWTH = new Set('moss algae mold mildew'.split(' '));
-/** Things that are themselves the business of an aspect: they need no word for it. */
-const ASPECT_THINGS: Partial<Record<AspectId, ReadonlySet<string>>> = {
-  insurance_claims: new Set(['insurance', 'claim', 'adjuster']),
-  warranty: new Set(['warranty']),
-  estimate_inspection: new Set(['inspection']),
-  price_value: new Set(['financing']),
-  professionalism: new Set(['permit']),
+/**
+ * Things that are themselves the business of an aspect, and what a topic of them judged on that
+ * aspect is named: they need no word for the aspect.
+ */
+const ASPECT_THINGS: Partial<Record<AspectId, Readonly<Record<string, string>>>> = {
+  insurance_claims: {
+    insurance: 'insurance claim help',
+    claim: 'insurance claim help',
+    adjuster: 'insurance claim help',
+  },
+  warranty: { warranty: 'warranty' },
+  estimate_inspection: { inspection: 'inspection' },
+  price_value: { financing: 'financing' },
+  professionalism: { permit: 'permits' },
 };
 
 /**
@@ -466,9 +471,8 @@ const ASPECT_THINGS: Partial<Record<AspectId, ReadonlySet<string>>> = {
  * "skylight warranty".
  */
 export function themeLabel(word: string, aspect: AspectId): string {
-  if (aspect === 'insurance_claims' && ASPECT_THINGS.insurance_claims!.has(word))
-    return 'insurance claim help';
-  if (ASPECT_THINGS[aspect]?.has(word)) return word === 'permit' ? 'permits' : word;
+  const own = ASPECT_THINGS[aspect]?.[word];
+  if (own !== undefined) return own;
   switch (aspect) {
     case 'workmanship':
       if (word === 'leak') return 'leak repair';
@@ -688,8 +692,8 @@ export function computeTopics(
   const small = analyses.length < SMALL_BUSINESS_REVIEWS;
   if (fromPhrases.length < TOPICS_MIN || small) {
     const wordReviews = new Map<string, Set<number>>();
-    // Per word, the reviews in which a sentence using it judges each aspect, and any (JUDGED).
-    const wordAspects = new Map<string, Map<AspectId | typeof JUDGED, Set<number>>>();
+    // Per word, the reviews in which a sentence using it judges each aspect.
+    const wordAspects = new Map<string, Map<AspectId, Set<number>>>();
     analyses.forEach((analysis, index) => {
       if (!isEnglish(analysis.review.language)) return;
       for (const sentence of analysis.title)
@@ -700,9 +704,7 @@ export function computeTopics(
           note(wordReviews, found, index);
           let byAspect = wordAspects.get(found.phrase);
           if (!byAspect) wordAspects.set(found.phrase, (byAspect = new Map()));
-          for (const aspect of sentence.aspects.length > 0
-            ? [...sentence.aspects.map((opinion) => opinion.aspect), JUDGED]
-            : []) {
+          for (const { aspect } of sentence.aspects) {
             let set = byAspect.get(aspect);
             if (!set) byAspect.set(aspect, (set = new Set()));
             set.add(index);
@@ -716,16 +718,18 @@ export function computeTopics(
      * them or when they judge nothing there (the first snow, named as a date).
      */
     const themeOf = (word: string) => {
+      const byAspect = wordAspects.get(word) ?? new Map<AspectId, Set<number>>();
       let best: { aspect: AspectId; reviews: Set<number> } | undefined;
       for (const aspect of ASPECT_IDS) {
-        const judged = wordAspects.get(word)?.get(aspect);
+        const judged = byAspect.get(aspect);
         if (!judged) continue;
         // Ties go to the aspect the thing is the business of ("insurance": the claim).
         const ahead = judged.size > (best?.reviews.size ?? 0);
-        const owns = judged.size === best?.reviews.size && ASPECT_THINGS[aspect]?.has(word);
+        const owns =
+          judged.size === best?.reviews.size && ASPECT_THINGS[aspect]?.[word] !== undefined;
         if (ahead || owns) best = { aspect, reviews: judged };
       }
-      const judging = wordAspects.get(word)?.get(JUDGED)?.size ?? 0;
+      const judging = new Set([...byAspect.values()].flatMap((reviews) => [...reviews])).size;
       if (!best || best.reviews.size * 2 < judging || best.reviews.size < minReviews)
         return undefined;
       const label = themeLabel(word, best.aspect);
