@@ -9,7 +9,7 @@ import type { InsightsEditorial } from './editorial.ts';
 import { ASPECT_IDS, LexiconSchema } from './lexicon.ts';
 import { makeBusiness, makeReview } from '../../../test/support/builders.ts';
 
-function makeLexicon() {
+function makeLexicon(aspects: Record<string, unknown> = {}) {
   return LexiconSchema.parse({
     version: 1,
     negators: ['not', 'no', 'never'],
@@ -23,6 +23,7 @@ function makeLexicon() {
       timeliness: { positive: ['on time'], negative: ['late'] },
       cleanup: { cues: ['nail|nails'], negative: ['nail|nails ~ in ~ driveway|yard'] },
       price_value: { cues: ['price'], positive: ['fair'] },
+      ...aspects,
     },
   });
 }
@@ -664,6 +665,51 @@ describe('topics that reviews of any business raise', () => {
     expect(nails).toMatchObject({ id: 'nail-cleanup', keywords: ['nails'], review_count: 4 });
     // A season named as a date judges nothing: no topic.
     expect(topics.map((t) => t.label).join(' | ')).not.toMatch(/snow|^nails?$/);
+  });
+
+  test('a harm judged on many aspects, none by half its reviews, is no topic; a tie goes to the aspect it is the business of', () => {
+    const texts = [
+      // Hail: two reviews each on communication, timeliness and price; none holds half.
+      'They called back after the hail.',
+      'They called back about the hail.',
+      'They were late after the hail.',
+      'The hail job ran late.',
+      'A fair price for the hail repair.',
+      'Fair price on the hail work.',
+      // Insurance: two on communication, two on the claim; the claim is what insurance is about.
+      'They called back about the insurance.',
+      'They called back about our insurance.',
+      'In the end insurance paid for all of it.',
+      'In a week insurance paid in full.',
+      // The claim, in four other reviews: a topic of the same name.
+      'The claim was approved in a week.',
+      'Our claim was approved at last.',
+      'My claim was approved without a fight.',
+      'The second claim was approved too.',
+      ...['pipe boot', 'drip edge', 'ridge cap'].flatMap((phrase) => [
+        `The ${phrase} was fine.`,
+        `They checked the ${phrase}.`,
+      ]),
+    ];
+    const lexicon = makeLexicon({
+      insurance_claims: { positive: ['claim ~ approved', 'insurance ~ paid'] },
+    });
+    const reviews = [...texts, ...Array.from({ length: 8 }, () => 'Good work.')].map((text, i) =>
+      makeReview({ id: `h-${i}`, text }),
+    );
+    const topics = buildInsights(
+      makeBusiness(INSIGHTS_BUSINESS),
+      reviews,
+      editorial,
+      lexicon,
+      null,
+    ).topics;
+    // Not "hail updates", nor "insurance updates": a tie is the claim's.
+    expect(topics.map((t) => t.label).join(' | ')).not.toMatch(/hail|updates/);
+    // "claim" and "insurance" both name the insurance claim help: one topic, the first word's.
+    const claims = topics.filter((t) => t.id === 'insurance-claim-help');
+    expect(claims).toHaveLength(1);
+    expect(claims[0]!.review_ids.toSorted()).toEqual(['h-10', 'h-11', 'h-12', 'h-13']);
   });
 
   test('a harm or errand is named with what its reviews judge, as a person would name it', () => {
