@@ -16,8 +16,10 @@ export function reviewHeading(review: Review): string {
 
 /** The start of a text, cut at a word within EXCERPT_MAX_CHARS, with "…" when cut. */
 export function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= EXCERPT_MAX_CHARS) return flat;
+  // Only the start is read: a long review is not flattened whole for a line of it.
+  const head = text.slice(0, EXCERPT_MAX_CHARS * 4);
+  const flat = head.replace(/\s+/g, ' ').trim();
+  if (flat.length <= EXCERPT_MAX_CHARS && head.length === text.length) return flat;
   const cut = flat.slice(0, EXCERPT_MAX_CHARS);
   const space = cut.lastIndexOf(' ');
   // Without a space to cut at, the cut may fall inside an emoji: its first half goes too.
