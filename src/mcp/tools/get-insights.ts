@@ -6,6 +6,7 @@ import {
   InsightsDatasetSchema,
   type InsightsDataset,
 } from '../../core/insights/dataset-schema.ts';
+import type { Entities } from '../../core/insights/entities.ts';
 import type { McpDeps } from '../deps.ts';
 import { READ_ONLY_ANNOTATIONS, runTool } from '../tool-result.ts';
 
@@ -18,10 +19,7 @@ function listed(items: readonly string[]): string {
   return more > 0 ? `${named} and ${more} more` : named;
 }
 
-const entityList = (
-  title: string,
-  entities: readonly { name: string; mention_count: number; average_rating: number | null }[],
-) => {
+const entityList = (title: string, entities: Entities['services']) => {
   const named = entities.filter((entity) => entity.mention_count > 0);
   return named.length === 0
     ? []
