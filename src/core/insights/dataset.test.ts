@@ -356,6 +356,21 @@ describe('topics that reviews of any business raise', () => {
     expect(labels.join(' | ')).not.toMatch(/manager|neighbor|inspector/);
   });
 
+  test('words of a season, a quantity or a state make no topic ("monsoon season", "single nail")', () => {
+    const labels = labelsOf([
+      'They recoated the roof before monsoon season.',
+      'The house sits empty all monsoon season.',
+      'Not a single nail in the yard.',
+      'I have not found a single nail since.',
+      'The finished roof is stunning and our neighbors love it.',
+      'The finished roof looks great from the street.',
+      'The chimney cap fits.',
+      'They replaced the chimney cap.',
+    ]).map((t) => t.label);
+    expect(labels).toContain('chimney cap');
+    expect(labels.join(' | ')).not.toMatch(/season|single|finished/);
+  });
+
   test('-ing words that name things make topics; an -ing verb does not', () => {
     const labels = labelsOf([
       'They fixed the skylight flashing and the chimney.',

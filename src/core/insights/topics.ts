@@ -75,7 +75,8 @@ export const TopicSchema = z.object({
 
 export type Topic = z.infer<typeof TopicSchema>;
 
-// Words that make a phrase but not a topic: time, order and quantity ("following week").
+// Words that make a phrase but not a topic: time, order, quantity and state ("following week",
+// "monsoon season", "not a single nail", "the finished roof").
 const GENERIC_WORDS = new Set([
   'new',
   'old',
@@ -86,6 +87,7 @@ const GENERIC_WORDS = new Set([
   'first',
   'second',
   'third',
+  'single',
   'same',
   'other',
   'few',
@@ -109,6 +111,8 @@ const GENERIC_WORDS = new Set([
   'months',
   'year',
   'years',
+  'season',
+  'seasons',
   'time',
   'times',
   'hour',
@@ -143,6 +147,7 @@ const GENERIC_WORDS = new Set([
   'recent',
   'early',
   'late',
+  'finished',
   'full',
   'half',
   'extra',
