@@ -682,6 +682,34 @@ describe('topics that reviews of any business raise', () => {
     expect(topics.map((t) => t.label).join(' | ')).not.toMatch(/snow|^nails?$/);
   });
 
+  test("a sentence's capitalized first word counts where the reviews use it as a thing, not a name", () => {
+    const texts = [
+      // The tagger reads each first word as a name.
+      'Nails in the driveway for a week.',
+      'Nails in the yard for days after they left.',
+      'Found nails in the driveway after they left.',
+      'I kept finding nails in the yard.',
+      ...['pipe boot', 'drip edge', 'ridge cap'].flatMap((phrase) => [
+        `The ${phrase} was fine.`,
+        `They checked the ${phrase}.`,
+      ]),
+    ];
+    const lexicon = makeLexicon();
+    lexicon.aspects.cleanup!.cues = [];
+    const reviews = [...texts, ...Array.from({ length: 8 }, () => 'Good work.')].map((text, i) =>
+      makeReview({ id: `p-${i}`, text }),
+    );
+    const topics = buildInsights(
+      makeBusiness(INSIGHTS_BUSINESS),
+      reviews,
+      editorial,
+      lexicon,
+      null,
+    ).topics;
+    const nails = topics.find((t) => t.label === 'nail cleanup');
+    expect(nails?.review_ids.toSorted()).toEqual(['p-0', 'p-1', 'p-2', 'p-3']);
+  });
+
   test('a harm judged on many aspects, none by half its reviews, is no topic; a tie goes to the aspect it is the business of', () => {
     const texts = [
       // Hail: two reviews each on communication, timeliness and price; none holds half.

@@ -223,13 +223,22 @@ function writtenAsName(sentence: TokenizedSentence, i: number): boolean {
 const isGerund = (sentence: TokenizedSentence, i: number) =>
   sentence.pos[i] === 'VERB' && /^[a-z]{3,}ing$/.test(sentence.words[i]!.toLowerCase());
 
-/** The -ing words tagged as nouns somewhere in the sentences ("the flashing was bent"). */
-export function gerundNouns(sentences: Iterable<TokenizedSentence>): Set<string> {
-  const found = new Set<string>();
+/**
+ * The words tagged as common nouns somewhere in the sentences, lower-cased, each with its base
+ * form: "nails" → nail, and the -ing words used as things ("the flashing was bent") → themselves.
+ * Where one word has several base forms, the first in code-point order, so that the order of the
+ * reviews never matters.
+ */
+export function nounsOf(sentences: Iterable<TokenizedSentence>): Map<string, string> {
+  const found = new Map<string, string>();
   for (const sentence of sentences)
     sentence.words.forEach((word, i) => {
+      if (sentence.pos[i] !== 'NOUN') return;
       const lower = word.toLowerCase();
-      if (sentence.pos[i] === 'NOUN' && /^[a-z]{3,}ing$/.test(lower)) found.add(lower);
+      const lemma = sentence.lemmas[i];
+      const base = lemma && lemma !== 'undefined' ? lemma.toLowerCase() : lower;
+      const known = found.get(lower);
+      if (known === undefined || base < known) found.set(lower, base);
     });
   return found;
 }
@@ -253,18 +262,23 @@ function singularOfShouted(lower: string): string {
  * sentence as a proper noun: they are common nouns there. It often reads an -ing word as a verb
  * where it names a thing: it is a noun when the reviews use it as one elsewhere ("skylight
  * flashing", "roof decking"), and a modifier right before a noun ("ponding water", "leaking
- * skylight"); elsewhere it stays a verb ("the crew working on it").
+ * skylight"); elsewhere it stays a verb ("the crew working on it"). It reads the capitalized first
+ * word of a sentence as a name ("Nails in the driveway for weeks.", "Leak around the chimney."):
+ * that word is a common noun when the reviews use it as one elsewhere, unless a name goes on after
+ * it ("Hurricane Ian").
  */
 function phrasePos(
   sentence: TokenizedSentence,
   i: number,
-  gerunds: ReadonlySet<string>,
+  nouns: ReadonlyMap<string, string>,
   loud: boolean,
 ): string {
   const pos = sentence.pos[i]!;
   if (loud && pos === 'PROPN') return 'NOUN';
+  if (i === 0 && pos === 'PROPN' && sentence.pos[1] !== 'PROPN')
+    return nouns.has(sentence.words[0]!.toLowerCase()) ? 'NOUN' : pos;
   if (!isGerund(sentence, i)) return pos;
-  if (gerunds.has(sentence.words[i]!.toLowerCase())) return 'NOUN';
+  if (nouns.has(sentence.words[i]!.toLowerCase())) return 'NOUN';
   return sentence.pos[i + 1] === 'NOUN' ? 'ADJ' : pos;
 }
 
@@ -273,15 +287,15 @@ function phrasePos(
  * name (`named`) is left out where it is written as a name, capitalized after the sentence's first
  * word ("the Summit Ridge crew"), and kept where it is a common word ("the ridge vent"). A phrase
  * that ends in a name is someone or somewhere, not a topic ("adjuster Rhonda", "Matakana
- * Island"); a name before a thing stays ("a Velux skylight"). `gerunds` as `gerundNouns` gives.
+ * Island"); a name before a thing stays ("a Velux skylight"). `nouns` as `nounsOf` gives.
  */
 export function nounPhrases(
   sentence: TokenizedSentence,
   excluded: ReadonlySet<string>,
   named: ReadonlySet<string> = new Set(),
-  gerunds: ReadonlySet<string> = new Set(),
+  nouns: ReadonlyMap<string, string> = new Map(),
 ): string[] {
-  return writtenNounPhrases(sentence, excluded, named, gerunds).map((found) => found.phrase);
+  return writtenNounPhrases(sentence, excluded, named, nouns).map((found) => found.phrase);
 }
 
 /** A word of a phrase: its lemma (`term`), as written, and whether a phrase may use it. */
@@ -300,17 +314,17 @@ interface PhraseWord {
 
 /**
  * A sentence's words as phrases read them, words joined by hyphens made one. `excluded`, `named`
- * and `gerunds` as `writtenNounPhrases` takes them.
+ * and `nouns` as `writtenNounPhrases` takes them.
  */
 function phraseWords(
   sentence: TokenizedSentence,
   excluded: ReadonlySet<string>,
   named: ReadonlySet<string>,
-  gerunds: ReadonlySet<string>,
+  nouns: ReadonlyMap<string, string>,
 ): PhraseWord[] {
   const loud = shouted(sentence);
   const words = sentence.words.map((word, i): PhraseWord => {
-    const pos = phrasePos(sentence, i, gerunds, loud);
+    const pos = phrasePos(sentence, i, nouns, loud);
     const lower = word.toLowerCase();
     // Folded, so that "façade" is a word of a topic and one with "facade".
     const folded = foldText(word);
@@ -320,7 +334,9 @@ function phraseWords(
         ? singularOfShouted(folded)
         : pos === 'NOUN' && sentence.pos[i] === 'NOUN' && lemma && lemma !== 'undefined'
           ? foldText(lemma)
-          : folded;
+          : pos === 'NOUN' && sentence.pos[i] === 'PROPN'
+            ? foldText(nouns.get(lower) ?? lower)
+            : folded;
     const asName = i > 0 && named.has(folded) && word[0] !== lower[0];
     // A word that may be part of a phrase, whatever the tagger made of it.
     const plain =
@@ -379,7 +395,7 @@ export function writtenNounPhrases(
   sentence: TokenizedSentence,
   excluded: ReadonlySet<string>,
   named: ReadonlySet<string> = new Set(),
-  gerunds: ReadonlySet<string> = new Set(),
+  nouns: ReadonlyMap<string, string> = new Map(),
 ): WrittenPhrase[] {
   const phrases: WrittenPhrase[] = [];
   let run: { term: string; written: string; pos: string; name: boolean }[] = [];
@@ -397,7 +413,7 @@ export function writtenNounPhrases(
     }
     run = [];
   };
-  for (const word of phraseWords(sentence, excluded, named, gerunds)) {
+  for (const word of phraseWords(sentence, excluded, named, nouns)) {
     if (word.usable) run.push(word);
     else flush();
   }
@@ -432,9 +448,9 @@ export function tradeWords(
   sentence: TokenizedSentence,
   excluded: ReadonlySet<string> = new Set(),
   named: ReadonlySet<string> = new Set(),
-  gerunds: ReadonlySet<string> = new Set(),
+  nouns: ReadonlyMap<string, string> = new Map(),
 ): WrittenPhrase[] {
-  return phraseWords(sentence, excluded, named, gerunds)
+  return phraseWords(sentence, excluded, named, nouns)
     .filter((word) => word.usable && word.pos === 'NOUN' && TRADE_WORDS.has(word.term))
     .map((word) => ({ phrase: word.term, written: word.written }));
 }
@@ -529,7 +545,7 @@ export function computeTopics(
   const named = new Set([businessName, ...names].flatMap((name) => [...nameWords(name)]));
   const skipped = new Set([...OPINION_WORDS, ...excluded]);
   const isName = (phrase: string) => phrase.split(' ').every((word) => named.has(word));
-  const gerunds = gerundNouns(
+  const nouns = nounsOf(
     analyses.flatMap((analysis) => analysis.sentences.map((sentence) => sentence.tokens)),
   );
   const reviewsOf = new Map<string, Set<number>>();
@@ -545,7 +561,7 @@ export function computeTopics(
   };
   analyses.forEach((analysis, index) => {
     for (const sentence of topicSentences(analysis)) {
-      for (const found of writtenNounPhrases(sentence, skipped, named, gerunds))
+      for (const found of writtenNounPhrases(sentence, skipped, named, nouns))
         if (!isName(found.phrase)) note(reviewsOf, found, index);
     }
   });
@@ -702,10 +718,10 @@ export function computeTopics(
     analyses.forEach((analysis, index) => {
       if (!isEnglish(analysis.review.language)) return;
       for (const sentence of analysis.title)
-        for (const found of tradeWords(sentence, skipped, named, gerunds))
+        for (const found of tradeWords(sentence, skipped, named, nouns))
           note(wordReviews, found, index);
       for (const sentence of analysis.sentences)
-        for (const found of tradeWords(sentence.tokens, skipped, named, gerunds)) {
+        for (const found of tradeWords(sentence.tokens, skipped, named, nouns)) {
           note(wordReviews, found, index);
           let byAspect = wordAspects.get(found.phrase);
           if (!byAspect) wordAspects.set(found.phrase, (byAspect = new Map()));
