@@ -4,7 +4,8 @@ import { createAspectAnalyzer } from './aspects.ts';
 import { monthsBefore } from './aspect-stats.ts';
 import { INSIGHTS_SECTIONS, InsightsDatasetSchema } from './dataset-schema.ts';
 import { buildInsights } from './dataset.ts';
-import { themeLabel } from './topics.ts';
+import { nounsOf, themeLabel } from './topics.ts';
+import type { TokenizedSentence } from './sentences.ts';
 import type { InsightsEditorial } from './editorial.ts';
 import { ASPECT_IDS, LexiconSchema } from './lexicon.ts';
 import { makeBusiness, makeReview } from '../../../test/support/builders.ts';
@@ -441,6 +442,9 @@ describe('topics that reviews of any business raise', () => {
         ['es', 'Muy buen trabajo con el techo nuevo.'],
         ['mi', 'Mihi nui ki a koutou.'],
         ['mi', 'Mihi nui, ka pai te mahi.'],
+        // English words of the trade in a review in another language count in no topic either.
+        ['es', 'Los skylights quedaron perfectos.'],
+        ['es', 'Cambiaron los skylights en un día.'],
         ['en-NZ', 'The chimney cap fits.'],
         ['en', 'Another chimney cap.'],
         ...Array.from({ length: 6 }, () => ['en', 'Good work.']),
@@ -454,7 +458,7 @@ describe('topics that reviews of any business raise', () => {
       null,
     ).topics.map((t) => t.label);
     expect(labels).toContain('chimney cap');
-    expect(labels.join(' ')).not.toMatch(/buen|trabajo|techo|mihi|nui/);
+    expect(labels.join(' ')).not.toMatch(/buen|trabajo|techo|mihi|nui|skylight/);
   });
 
   test('reviews in other languages have no aspects and give no quotes (the analysis reads English)', () => {
@@ -693,21 +697,59 @@ describe('topics that reviews of any business raise', () => {
         `The ${phrase} was fine.`,
         `They checked the ${phrase}.`,
       ]),
+      // A name: the technician Bill Snow, and a storm's name.
+      'Snow was on time every day.',
+      'Snow arrived on time.',
+      'Snow showed up on time each morning.',
+      'Snow came on time.',
+      'They came after the first snow.',
+      'The snow had melted by then.',
+      'Hurricane Ian hit us, and they came on time.',
+      'Hurricane Ian passed; they were here on time.',
+      'Hurricane Ian left a mess and they were on time.',
+      'Hurricane Ian was awful, they showed up on time.',
+      'The hurricane was bad.',
+      'After the hurricane we waited.',
     ];
     const lexicon = makeLexicon();
     lexicon.aspects.cleanup!.cues = [];
     const reviews = [...texts, ...Array.from({ length: 8 }, () => 'Good work.')].map((text, i) =>
       makeReview({ id: `p-${i}`, text }),
     );
-    const topics = buildInsights(
-      makeBusiness(INSIGHTS_BUSINESS),
-      reviews,
-      editorial,
-      lexicon,
-      null,
-    ).topics;
+    const business = makeBusiness({
+      ...INSIGHTS_BUSINESS,
+      technicians: [{ id: 'bill-snow', name: 'Bill Snow', aliases: [] }],
+    });
+    const topics = buildInsights(business, reviews, editorial, lexicon, null).topics;
     const nails = topics.find((t) => t.label === 'nail cleanup');
     expect(nails?.review_ids.toSorted()).toEqual(['p-0', 'p-1', 'p-2', 'p-3']);
+    expect(topics.map((t) => t.label).join(' | ')).not.toMatch(/snow|hurricane/);
+  });
+
+  test('a noun read two ways takes one base form, whatever the order of the reviews', () => {
+    const sentence = (lemma: string): TokenizedSentence => ({
+      text: 'The leaves.',
+      words: ['The', 'leaves', '.'],
+      lemmas: ['the', lemma, '.'],
+      pos: ['DET', 'NOUN', 'PUNCT'],
+      types: ['word', 'word', 'punctuation'],
+      spaces: ['', ' ', ''],
+      stopWords: [true, false, false],
+    });
+    const both = [sentence('leave'), sentence('leaf')];
+    expect(nounsOf(both).get('leaves')).toBe('leaf');
+    expect(nounsOf(both.toReversed()).get('leaves')).toBe('leaf');
+  });
+
+  test('a word joined by a hyphen to a generic one is a word of a phrase ("single-ply membrane", "half-round gutters")', () => {
+    const labels = labelsOf([
+      'They laid a single-ply membrane over the garage.',
+      'The single-ply membrane is holding up.',
+      'Our single-ply membrane was patched.',
+      'They hung half-round gutters.',
+      'The half-round gutters look right on an old house.',
+    ]).map((t) => t.label);
+    expect(labels).toEqual(expect.arrayContaining(['single-ply membrane', 'half-round gutters']));
   });
 
   test('a harm judged on many aspects, none by half its reviews, is no topic; a tie goes to the aspect it is the business of', () => {
@@ -765,7 +807,7 @@ describe('topics that reviews of any business raise', () => {
     expect(themeLabel('claim', 'insurance_claims')).toBe('insurance claim help');
     expect(themeLabel('hail', 'insurance_claims')).toBe('hail claim help');
     expect(themeLabel('warranty', 'warranty')).toBe('warranty');
-    expect(themeLabel('permit', 'professionalism')).toBe('permits');
+    expect(themeLabel('permit', 'professionalism')).toBe('permit handling');
     expect(themeLabel('storm', 'timeliness')).toBe('storm scheduling');
   });
 

@@ -265,18 +265,22 @@ function singularOfShouted(lower: string): string {
  * skylight"); elsewhere it stays a verb ("the crew working on it"). It reads the capitalized first
  * word of a sentence as a name ("Nails in the driveway for weeks.", "Leak around the chimney."):
  * that word is a common noun when the reviews use it as one elsewhere, unless a name goes on after
- * it ("Hurricane Ian").
+ * it ("Hurricane Ian") or it is a word of a name the business gave (`named`: a technician Bill
+ * Snow in "Snow was on time.").
  */
 function phrasePos(
   sentence: TokenizedSentence,
   i: number,
+  named: ReadonlySet<string>,
   nouns: ReadonlyMap<string, string>,
   loud: boolean,
 ): string {
   const pos = sentence.pos[i]!;
   if (loud && pos === 'PROPN') return 'NOUN';
-  if (i === 0 && pos === 'PROPN' && sentence.pos[1] !== 'PROPN')
-    return nouns.has(sentence.words[0]!.toLowerCase()) ? 'NOUN' : pos;
+  if (i === 0 && pos === 'PROPN' && sentence.pos[1] !== 'PROPN') {
+    const word = sentence.words[0]!;
+    return nouns.has(word.toLowerCase()) && !named.has(foldText(word)) ? 'NOUN' : pos;
+  }
   if (!isGerund(sentence, i)) return pos;
   if (nouns.has(sentence.words[i]!.toLowerCase())) return 'NOUN';
   return sentence.pos[i + 1] === 'NOUN' ? 'ADJ' : pos;
@@ -303,6 +307,8 @@ interface PhraseWord {
   term: string;
   written: string;
   pos: string;
+  /** Whether a word joined by hyphens may hold it: `plain`, or a generic word ("single-ply"). */
+  part: boolean;
   /** Whether a phrase may use the word, whatever the tagger made of it. */
   plain: boolean;
   /** `plain`, and a word a phrase is made of (a noun or an adjective). */
@@ -324,7 +330,7 @@ function phraseWords(
 ): PhraseWord[] {
   const loud = shouted(sentence);
   const words = sentence.words.map((word, i): PhraseWord => {
-    const pos = phrasePos(sentence, i, nouns, loud);
+    const pos = phrasePos(sentence, i, named, nouns, loud);
     const lower = word.toLowerCase();
     // Folded, so that "façade" is a word of a topic and one with "facade".
     const folded = foldText(word);
@@ -338,19 +344,18 @@ function phraseWords(
             ? foldText(nouns.get(lower) ?? lower)
             : folded;
     const asName = i > 0 && named.has(folded) && word[0] !== lower[0];
+    // A word that may be part of a word joined by hyphens: generic alone, "single" is no generic
+    // part of "single-ply".
+    const part = !sentence.stopWords[i] && WORD.test(term) && !excluded.has(term) && !asName;
     // A word that may be part of a phrase, whatever the tagger made of it.
-    const plain =
-      !sentence.stopWords[i] &&
-      WORD.test(term) &&
-      !GENERIC_WORDS.has(term) &&
-      !excluded.has(term) &&
-      !asName;
+    const plain = part && !GENERIC_WORDS.has(term);
     return {
       term,
       // As written, where the words are plain ones ("gutter guards"); a term the tagger gave no
       // lemma for, or one made of other letters, stays the term.
       written: WORD.test(folded) ? folded : term,
       pos,
+      part,
       plain,
       usable: plain && CONTENT_TAGS.has(pos),
       name: writtenAsName(sentence, i),
@@ -361,16 +366,19 @@ function phraseWords(
   for (let i = 0; i < words.length; i++) {
     let word = words[i]!;
     // Words joined by hyphens are one word ("impact-resistant shingles" is not "resistant
-    // shingles", however the tagger read "impact"): usable when each part is a plain word and the
-    // last a content word, and left out whole otherwise ("built-in", "no-show").
+    // shingles", however the tagger read "impact"): usable when each part is a plain word, or a
+    // generic one ("single-ply membrane", "half-round gutters"), and the last a content word, and
+    // left out whole otherwise ("built-in", "no-show").
     while (words[i + 1]?.hyphen && words[i + 2]) {
       const next = words[i + 2]!;
       const term = `${word.term}-${next.term}`;
-      const plain = word.plain && next.plain && !excluded.has(term);
+      const part = word.part && next.part && !excluded.has(term);
+      const plain = part && !GENERIC_WORDS.has(term);
       word = {
         ...next,
         term,
         written: `${word.written}-${next.written}`,
+        part,
         plain,
         usable: plain && CONTENT_TAGS.has(next.pos),
         name: false,
@@ -483,7 +491,7 @@ const ASPECT_THINGS: Partial<Record<AspectId, Readonly<Record<string, string>>>>
   warranty: { warranty: 'warranty' },
   estimate_inspection: { inspection: 'inspection' },
   price_value: { financing: 'financing' },
-  professionalism: { permit: 'permits' },
+  professionalism: { permit: 'permit handling' },
 };
 
 /**
