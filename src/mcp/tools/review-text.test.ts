@@ -34,6 +34,28 @@ test('an excerpt is the start of the text, cut at a word, with an ellipsis when 
   );
 });
 
+test('an excerpt never cuts inside an emoji of several code points', () => {
+  const segments = (text: string) =>
+    [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text)].map(
+      ({ segment }) => segment,
+    );
+  // A flag, a skin tone, a family joined by zero-width joiners, a keycap.
+  for (const emoji of ['🇺🇸', '👍🏽', '👨‍👩‍👧', '1️⃣']) {
+    const text = `x${emoji.repeat(EXCERPT_MAX_CHARS)}`;
+    const cut = excerpt(text);
+    expect(cut.endsWith(`${emoji}…`)).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(EXCERPT_MAX_CHARS + 1);
+    const shown = segments(cut.slice(0, -1));
+    expect(shown).toEqual(segments(text).slice(0, shown.length));
+  }
+});
+
+test('runs of white space in a long text take no room in its excerpt', () => {
+  const text = `Great job on the roof.${'\n'.repeat(2000)}Thanks to the whole crew.`;
+  expect(excerpt(text)).toBe('Great job on the roof. Thanks to the whole crew.');
+  expect(excerpt(`${' '.repeat(5000)}Dry at last.`)).toBe('Dry at last.');
+});
+
 test.each([
   ['search_reviews', registerSearchReviews, { ...parseSearchParams({}), limit: 20 }, 'matching'],
   ['get_reviews_since', registerGetReviewsSince, { date: '2025-01-01', limit: 20 }, 'dated'],

@@ -14,17 +14,38 @@ export function reviewHeading(review: Review): string {
   return heading.endsWith('.') ? heading : `${heading}.`;
 }
 
-/** The start of a text, cut at a word within EXCERPT_MAX_CHARS, with "…" when cut. */
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * The start of a word longer than EXCERPT_MAX_CHARS, cut between two characters as a reader sees
+ * them: never inside an emoji of several code points (a flag, a skin tone, a family).
+ */
+function clip(word: string): string {
+  let end = 0;
+  // A character a reader sees is seldom more than a few dozen code units long; one that would
+  // reach past the limit is left out whole anyway.
+  for (const { index, segment } of graphemes.segment(word.slice(0, EXCERPT_MAX_CHARS + 64))) {
+    if (index + segment.length > EXCERPT_MAX_CHARS) break;
+    end = index + segment.length;
+  }
+  return word.slice(0, end);
+}
+
+/**
+ * The start of a text, its runs of white space read as one space, cut at a word within
+ * EXCERPT_MAX_CHARS, with "…" when cut.
+ */
 export function excerpt(text: string): string {
-  // Only the start is read: a long review is not flattened whole for a line of it.
-  const head = text.slice(0, EXCERPT_MAX_CHARS * 4);
-  const flat = head.replace(/\s+/g, ' ').trim();
-  if (flat.length <= EXCERPT_MAX_CHARS && head.length === text.length) return flat;
-  const cut = flat.slice(0, EXCERPT_MAX_CHARS);
-  const space = cut.lastIndexOf(' ');
-  // Without a space to cut at, the cut may fall inside an emoji: its first half goes too.
-  const start = space > 0 ? cut.slice(0, space) : cut.replace(/[\uD800-\uDBFF]$/, '');
-  return `${start.replace(/[\s,;:.-]+$/, '')}…`;
+  // Word by word, so that only the start of a long review is read, however much space it holds.
+  const words = /\S+/g;
+  let shown = '';
+  for (let found = words.exec(text); found; found = words.exec(text)) {
+    const longer = shown ? `${shown} ${found[0]}` : found[0];
+    if (longer.length > EXCERPT_MAX_CHARS)
+      return `${(shown || clip(found[0])).replace(/[,;:.-]+$/, '')}…`;
+    shown = longer;
+  }
+  return shown;
 }
 
 /** One line per review of a page: its heading, title and the start of its text. */
