@@ -653,6 +653,27 @@ describe('topics that reviews of any business raise', () => {
     expect(large.map((t) => t.label)).not.toContain('insulation');
   });
 
+  test("the parts of metal roofs are things of the trade too: a metal roofer's topics", () => {
+    const metal = [
+      'The panels are straight.',
+      'They matched the panels to the barn.',
+      'Two panels were dented on delivery.',
+      'We picked green panels.',
+      'Every one of the panels lines up.',
+      'A few screws were missed on the ridge.',
+      'They came back for the loose screws.',
+      'Screws were backing out within a year.',
+      'We found screws in the grass.',
+    ];
+    const thin = ['pipe boot', 'drip edge', 'ridge cap'].flatMap((phrase) => [
+      `The ${phrase} was fine.`,
+      `They checked the ${phrase}.`,
+    ]);
+    const topics = labelsOf([...metal, ...thin], 25);
+    expect(topics.find((t) => t.label === 'panels')?.review_count).toBe(5);
+    expect(topics.find((t) => t.label === 'screws')?.review_count).toBe(4);
+  });
+
   test("a harm or errand a small business's reviews name is a topic by what they judge of it", () => {
     const texts = [
       'We found nails in the driveway for a week.',

@@ -180,12 +180,12 @@ export const OPINION_WORDS: ReadonlySet<string> = new Set(
  */
 export const TRADE_WORDS: ReadonlySet<string> = new Set(
   `shingle gutter downspout chimney skylight flashing vent ventilation leak hail storm wind
-  tornado hurricane moss algae mold mildew rot attic insulation permit insurance adjuster claim
-  warranty tarp soffit fascia siding decking underlayment tile slate shake metal solar ridge
-  valley membrane coating sealant nail debris snow ice icicle tree branch squirrel raccoon
-  inspection financing dormer parapet drain ponding plywood drywall ceiling tpo epdm pvc`.split(
-    /\s+/,
-  ),
+  tornado hurricane hailstorm windstorm moss algae mold mildew rot attic insulation permit
+  insurance adjuster claim supplement warranty tarp soffit fascia eave eaves siding decking
+  sheathing underlayment tile slate shake metal panel seam screw fastener foam solar ridge valley
+  membrane coating sealant caulk nail debris dumpster snow ice icicle tree branch squirrel raccoon
+  inspection financing dormer parapet drain ponding plywood drywall ceiling rafter truss tpo epdm
+  pvc`.split(/\s+/),
 );
 
 /**
@@ -469,13 +469,15 @@ export function tradeWords(
  * ("snow" holds "the first snow" as a date), so they are named by what their reviews judge.
  */
 const TRADE_CONDITIONS: ReadonlySet<string> = new Set(
-  `leak hail storm wind tornado hurricane moss algae mold mildew rot nail debris snow ice icicle
-  tree branch squirrel raccoon insurance adjuster claim permit warranty inspection financing
-  ponding`.split(/\s+/),
+  `leak hail storm wind tornado hurricane hailstorm windstorm moss algae mold mildew rot nail
+  debris snow ice icicle tree branch squirrel raccoon insurance adjuster claim supplement permit
+  warranty inspection financing ponding`.split(/\s+/),
 );
 /** Harm to a roof, named by what is done about it: "hail damage repair", "moss removal". */
 const DAMAGE = new Set(
-  'hail storm wind tornado hurricane snow ice tree branch squirrel raccoon'.split(' '),
+  'hail storm wind tornado hurricane hailstorm windstorm snow ice tree branch squirrel raccoon'.split(
+    ' ',
+  ),
 );
 const GROWTH = new Set('moss algae mold mildew'.split(' '));
 /**
@@ -487,6 +489,7 @@ const ASPECT_THINGS: Partial<Record<AspectId, Readonly<Record<string, string>>>>
     insurance: 'insurance claim help',
     claim: 'insurance claim help',
     adjuster: 'insurance claim help',
+    supplement: 'insurance claim help',
   },
   warranty: { warranty: 'warranty' },
   estimate_inspection: { inspection: 'inspection' },
