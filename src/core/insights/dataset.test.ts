@@ -822,6 +822,8 @@ describe('topics that reviews of any business raise', () => {
     expect(themeLabel('leak', 'workmanship')).toBe('leak repair');
     expect(themeLabel('leak', 'estimate_inspection')).toBe('leak detection');
     expect(themeLabel('hail', 'workmanship')).toBe('hail damage repair');
+    expect(themeLabel('monsoon', 'workmanship')).toBe('monsoon damage repair');
+    expect(themeLabel('supplement', 'insurance_claims')).toBe('insurance claim help');
     expect(themeLabel('moss', 'workmanship')).toBe('moss removal');
     expect(themeLabel('nail', 'cleanup')).toBe('nail cleanup');
     expect(themeLabel('insurance', 'insurance_claims')).toBe('insurance claim help');

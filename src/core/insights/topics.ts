@@ -180,7 +180,7 @@ export const OPINION_WORDS: ReadonlySet<string> = new Set(
  */
 export const TRADE_WORDS: ReadonlySet<string> = new Set(
   `shingle gutter downspout chimney skylight flashing vent ventilation leak hail storm wind
-  tornado hurricane hailstorm windstorm moss algae mold mildew rot attic insulation permit
+  tornado hurricane hailstorm windstorm monsoon moss algae mold mildew rot attic insulation permit
   insurance adjuster claim supplement warranty tarp soffit fascia eave eaves siding decking
   sheathing underlayment tile slate shake metal panel seam screw fastener foam solar ridge valley
   membrane coating sealant caulk nail debris dumpster snow ice icicle tree branch squirrel raccoon
@@ -469,13 +469,13 @@ export function tradeWords(
  * ("snow" holds "the first snow" as a date), so they are named by what their reviews judge.
  */
 const TRADE_CONDITIONS: ReadonlySet<string> = new Set(
-  `leak hail storm wind tornado hurricane hailstorm windstorm moss algae mold mildew rot nail
+  `leak hail storm wind tornado hurricane hailstorm windstorm monsoon moss algae mold mildew rot nail
   debris snow ice icicle tree branch squirrel raccoon insurance adjuster claim supplement permit
   warranty inspection financing ponding`.split(/\s+/),
 );
 /** Harm to a roof, named by what is done about it: "hail damage repair", "moss removal". */
 const DAMAGE = new Set(
-  'hail storm wind tornado hurricane hailstorm windstorm snow ice tree branch squirrel raccoon'.split(
+  'hail storm wind tornado hurricane hailstorm windstorm monsoon snow ice tree branch squirrel raccoon'.split(
     ' ',
   ),
 );
