@@ -286,22 +286,6 @@ function phrasePos(
   return sentence.pos[i + 1] === 'NOUN' ? 'ADJ' : pos;
 }
 
-/**
- * The noun phrases (2–3 words ending in a noun) of one sentence, as lemmas. A word of the business's
- * name (`named`) is left out where it is written as a name, capitalized after the sentence's first
- * word ("the Summit Ridge crew"), and kept where it is a common word ("the ridge vent"). A phrase
- * that ends in a name is someone or somewhere, not a topic ("adjuster Rhonda", "Matakana
- * Island"); a name before a thing stays ("a Velux skylight"). `nouns` as `nounsOf` gives.
- */
-export function nounPhrases(
-  sentence: TokenizedSentence,
-  excluded: ReadonlySet<string>,
-  named: ReadonlySet<string> = new Set(),
-  nouns: ReadonlyMap<string, string> = new Map(),
-): string[] {
-  return writtenNounPhrases(sentence, excluded, named, nouns).map((found) => found.phrase);
-}
-
 /** A word of a phrase: its lemma (`term`), as written, and whether a phrase may use it. */
 interface PhraseWord {
   term: string;
@@ -390,7 +374,7 @@ function phraseWords(
   return merged;
 }
 
-/** A noun phrase as `nounPhrases` gives it, and as the sentence writes it, lower-cased. */
+/** A noun phrase as lemmas, and as the sentence writes it, lower-cased. */
 export interface WrittenPhrase {
   /** Lemmas: "gutter guard" for "gutter guards", "GUTTER GUARDS" and "gutter guard". */
   phrase: string;
@@ -398,7 +382,14 @@ export interface WrittenPhrase {
   written: string;
 }
 
-/** `nounPhrases`, each with the words the sentence uses for it. */
+/**
+ * The noun phrases (2–3 words ending in a noun) of one sentence, as lemmas and as written. A
+ * word of the business's name (`named`) is left out where it is written as a name, capitalized
+ * after the sentence's first word ("the Summit Ridge crew"), and kept where it is a common word
+ * ("the ridge vent"). A phrase that ends in a name is someone or somewhere, not a topic ("adjuster
+ * Rhonda", "Matakana Island"); a name before a thing stays ("a Velux skylight"). `nouns` as
+ * `nounsOf` gives.
+ */
 export function writtenNounPhrases(
   sentence: TokenizedSentence,
   excluded: ReadonlySet<string>,
