@@ -322,13 +322,25 @@ describe('topics and the names of technicians and places', () => {
 });
 
 describe('topics that reviews of any business raise', () => {
-  const labelsOf = (texts: string[], filler = 10) => {
+  /**
+   * The topics of a business whose reviews are `texts` (ids p-0, p-1, …) and `filler` reviews that
+   * say only "Good work.".
+   */
+  const labelsOf = (
+    texts: string[],
+    filler = 10,
+    { lexicon = makeLexicon(), business = makeBusiness(INSIGHTS_BUSINESS) } = {},
+  ) => {
     const reviews = [...texts, ...Array.from({ length: filler }, () => 'Good work.')].map(
       (text, i) => makeReview({ id: `p-${i}`, text }),
     );
-    return buildInsights(makeBusiness(INSIGHTS_BUSINESS), reviews, editorial, makeLexicon(), null)
-      .topics;
+    return buildInsights(business, reviews, editorial, lexicon, null).topics;
   };
+  /** Three phrases of two reviews each: enough topics that no thing of the trade fills in. */
+  const threePhrases = ['pipe boot', 'drip edge', 'ridge cap'].flatMap((phrase) => [
+    `The ${phrase} was fine.`,
+    `They checked the ${phrase}.`,
+  ]);
 
   test('people and places the business did not list are no topics; a brand before a thing is', () => {
     const topics = labelsOf([
@@ -665,11 +677,7 @@ describe('topics that reviews of any business raise', () => {
       'Screws were backing out within a year.',
       'We found screws in the grass.',
     ];
-    const thin = ['pipe boot', 'drip edge', 'ridge cap'].flatMap((phrase) => [
-      `The ${phrase} was fine.`,
-      `They checked the ${phrase}.`,
-    ]);
-    const topics = labelsOf([...metal, ...thin], 25);
+    const topics = labelsOf([...metal, ...threePhrases], 25);
     expect(topics.find((t) => t.label === 'panels')?.review_count).toBe(5);
     expect(topics.find((t) => t.label === 'screws')?.review_count).toBe(4);
   });
@@ -685,20 +693,12 @@ describe('topics that reviews of any business raise', () => {
       'We called them the week of the first snow.',
       'The snow had melted by the time they came.',
       'Booked them before snow season.',
-      // Enough phrase topics that no thing of the trade fills in for want of topics.
-      ...['pipe boot', 'drip edge', 'ridge cap'].flatMap((phrase) => [
-        `The ${phrase} was fine.`,
-        `They checked the ${phrase}.`,
-      ]),
+      ...threePhrases,
     ];
     // The lexicon's cleanup complaint, without its cue (which reads any nail as cleanup).
     const lexicon = makeLexicon();
     lexicon.aspects.cleanup!.cues = [];
-    const reviews = [...texts, ...Array.from({ length: 8 }, () => 'Good work.')].map((text, i) =>
-      makeReview({ id: `p-${i}`, text }),
-    );
-    const business = makeBusiness(INSIGHTS_BUSINESS);
-    const topics = buildInsights(business, reviews, editorial, lexicon, null).topics;
+    const topics = labelsOf(texts, 8, { lexicon });
     const nails = topics.find((t) => t.label === 'nail cleanup')!;
     // The reviews that judge the cleanup, not the one about the nail gun.
     expect(nails.review_ids.toSorted()).toEqual(['p-0', 'p-1', 'p-2', 'p-3']);
@@ -714,10 +714,7 @@ describe('topics that reviews of any business raise', () => {
       'Nails in the yard for days after they left.',
       'Found nails in the driveway after they left.',
       'I kept finding nails in the yard.',
-      ...['pipe boot', 'drip edge', 'ridge cap'].flatMap((phrase) => [
-        `The ${phrase} was fine.`,
-        `They checked the ${phrase}.`,
-      ]),
+      ...threePhrases,
       // A name: the technician Bill Snow, and a storm's name.
       'Snow was on time every day.',
       'Snow arrived on time.',
@@ -734,14 +731,11 @@ describe('topics that reviews of any business raise', () => {
     ];
     const lexicon = makeLexicon();
     lexicon.aspects.cleanup!.cues = [];
-    const reviews = [...texts, ...Array.from({ length: 8 }, () => 'Good work.')].map((text, i) =>
-      makeReview({ id: `p-${i}`, text }),
-    );
     const business = makeBusiness({
       ...INSIGHTS_BUSINESS,
       technicians: [{ id: 'bill-snow', name: 'Bill Snow', aliases: [] }],
     });
-    const topics = buildInsights(business, reviews, editorial, lexicon, null).topics;
+    const topics = labelsOf(texts, 8, { lexicon, business });
     const nails = topics.find((t) => t.label === 'nail cleanup');
     expect(nails?.review_ids.toSorted()).toEqual(['p-0', 'p-1', 'p-2', 'p-3']);
     expect(topics.map((t) => t.label).join(' | ')).not.toMatch(/snow|hurricane/);
@@ -792,10 +786,7 @@ describe('topics that reviews of any business raise', () => {
       'Our claim was approved at last.',
       'My claim was approved without a fight.',
       'The second claim was approved too.',
-      ...['pipe boot', 'drip edge', 'ridge cap'].flatMap((phrase) => [
-        `The ${phrase} was fine.`,
-        `They checked the ${phrase}.`,
-      ]),
+      ...threePhrases,
     ];
     const lexicon = makeLexicon({
       insurance_claims: { positive: ['claim ~ approved', 'insurance ~ paid'] },
